@@ -1,0 +1,174 @@
+/* The codec contract of utf8conv.
+
+   Data flows in one direction: bytes in -> decoder -> policy -> encoder ->
+   bytes out.  Between decoder and encoder the text is a "pivot": an array
+   of 32-bit values that are Unicode scalar values or lone surrogates
+   (U+D800..U+DFFF), each with the offset of its first input byte.
+
+   Decoders and encoders are driven in batches.  A batch call converts as
+   much as it can and says why it stopped, with a named status, never a bare
+   number:
+
+     DECODE_INPUT_EMPTY   all input was used (a partial sequence at the end
+                          of a non-final buffer is kept in the decoder's
+                          state and finished by the next call);
+     DECODE_OUTPUT_FULL   the pivot is full: encode it, then call again with
+                          the rest of the input;
+     DECODE_MALFORMED     an ill-formed sequence was read; its bytes, kind
+                          and offset are in the decoder's `error' member.
+                          The input consumed includes the sequence, and the
+                          pivot holds everything decoded before it.
+
+   The decoder never substitutes anything: policy.c decides what an error
+   becomes.  Malformed sequences follow Unicode's "maximal subpart" rule
+   (Unicode 15, §3.9, U+FFFD Substitution of Maximal Subparts): the byte
+   that ended a sequence is read again as the possible start of the next
+   one.
+
+   State lives in structures the caller owns; there is no static state.
+   A decoder may be fed its input split at any byte, including empty
+   chunks, and gives identical results.  `last' tells it that no more input
+   follows, so that a partial sequence becomes an error.  */
+
+#ifndef UTF8CONV_CODEC_H
+#define UTF8CONV_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t ucs4_t;
+
+/* Why a sequence is ill-formed, or why a character cannot be encoded.  */
+enum err_kind
+{
+  ERR_NONE = 0,
+  ERR_CONTINUATION,     /* A continuation byte where a character starts.  */
+  ERR_TRUNCATED,        /* A sequence cut short.  */
+  ERR_OVERLONG,         /* A longer form than the character needs.  */
+  ERR_SURROGATE,        /* An encoded surrogate code point.  */
+  ERR_TOO_BIG,          /* A value beyond U+10FFFF.  */
+  ERR_INVALID_BYTE,     /* A byte that never occurs in the encoding.  */
+  ERR_LONE_SURROGATE,   /* An unpaired UTF-16 surrogate unit.  */
+  ERR_UNENCODABLE,      /* A character the output encoding cannot hold.  */
+  ERR_KIND_COUNT
+};
+
+/* The longest ill-formed sequence any decoder reports.  */
+enum { MAX_ERROR_BYTES = 8 };
+
+/* The most bytes an encoder writes for one pivot value, BOM included.  */
+enum { MAX_ENCODED = 16 };
+
+struct codec_error
+{
+  uint8_t bytes[MAX_ERROR_BYTES];
+  unsigned int len;
+  enum err_kind kind;
+  /* Offset of bytes[0] relative to the start of the buffer passed to the
+     call that reported the error; negative when the sequence began in an
+     earlier buffer.  */
+  int64_t rel_offset;
+};
+
+enum decode_status
+{
+  DECODE_INPUT_EMPTY,
+  DECODE_OUTPUT_FULL,
+  DECODE_MALFORMED
+};
+
+enum encode_status
+{
+  ENCODE_INPUT_EMPTY,
+  ENCODE_OUTPUT_FULL,
+  ENCODE_UNENCODABLE
+};
+
+/* Byte order of a UTF-16 or UTF-32 form.  */
+enum endian
+{
+  ENDIAN_UNKNOWN = 0,           /* Decided by a BOM (unmarked UTF-16/32).  */
+  ENDIAN_LITTLE,
+  ENDIAN_BIG
+};
+
+struct codec;
+
+/* Decoder state.  `carry' holds the bytes of a sequence that the previous
+   buffer ended in the middle of.  */
+struct decoder
+{
+  struct codec const *codec;
+  uint8_t carry[MAX_ERROR_BYTES];
+  unsigned int carry_len;
+  enum endian endian;           /* UTF-16/UTF-32: the byte order in use.  */
+  bool lone_surrogates_ok;      /* Pass lone surrogate units through.  */
+  uint64_t newlines;            /* U+000A values decoded so far.  */
+  struct codec_error error;     /* Set with DECODE_MALFORMED.  */
+};
+
+/* The pivot: values with the offsets of their first input bytes, relative
+   to the start of the current input buffer.  */
+struct pivot
+{
+  ucs4_t *cp;
+  int64_t *off;
+  size_t len;
+  size_t cap;
+};
+
+/* Encoder state.  `pending' holds a high surrogate that WTF-8 may join to
+   a following low one.  */
+struct encoder
+{
+  struct codec const *codec;
+  ucs4_t pending;               /* 0 when nothing is pending.  */
+};
+
+/* A batch decoder: decodes IN[0..*INLEN) into P, appending after P->len.
+   On return *INLEN is the number of bytes consumed.  */
+typedef enum decode_status decode_fn (struct decoder *, uint8_t const *in,
+                                      size_t *inlen, bool last,
+                                      struct pivot *p);
+
+/* A batch encoder: encodes CP[0..*N) into OUT[0..*OUTLEN), appending after
+   *OUTLEN; needs no more than CAP.  On return *N is the number of values
+   used; with ENCODE_UNENCODABLE, CP[*N] is the value it cannot encode.  */
+typedef enum encode_status encode_fn (struct encoder *, ucs4_t const *cp,
+                                      size_t *n, uint8_t *out,
+                                      size_t *outlen, size_t cap);
+
+/* Write out what the encoder holds back (end of input or a strict stop).  */
+typedef size_t flush_fn (struct encoder *, uint8_t *out);
+
+enum codec_flags
+{
+  CODEC_UNICODE = 1,            /* Can carry a BOM (a Unicode form).  */
+  CODEC_BOM_ALWAYS = 2,         /* Unmarked UTF-16/UTF-32 output.  */
+  CODEC_KEEPS_SURROGATES = 4,   /* Writes lone surrogates as they are.  */
+  CODEC_WIDE_UNITS = 8,         /* Code units of 2 or 4 bytes.  */
+  CODEC_SURROGATE_CARRIER = 16  /* WTF-8, MUTF-8: lone surrogates from
+                                   UTF-16/UTF-32 input are data.  */
+};
+
+struct codec
+{
+  char const *name;
+  char const *const *aliases;   /* NULL-terminated.  */
+  decode_fn *decode;
+  encode_fn *encode;
+  flush_fn *flush;
+  unsigned int flags;
+  enum endian endian;           /* For wide units.  */
+  /* For CODEC_BOM_ALWAYS: the form written when no BOM is allowed.  */
+  struct codec const *unmarked;
+};
+
+void decoder_init (struct decoder *, struct codec const *);
+void encoder_init (struct encoder *, struct codec const *);
+
+/* The reason text for an error kind, as shown in diagnostics.  */
+char const *err_kind_text (enum err_kind);
+
+#endif

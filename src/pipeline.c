@@ -1,0 +1,427 @@
+/* The conversion pipeline.
+
+   Each input is read in buffers of the configured block size.  What one
+   read() brought in is decoded into the pivot, passed through the policy,
+   encoded, and written out before the next read() waits, so that
+   `tail -f log | utf8conv' shows lines as they come.  Memory does not
+   depend on the input size: the input buffer, the pivot and the output
+   buffer are allocated once per run.
+
+   Offsets are 64-bit and counted from the start of each file; line numbers
+   count the U+000A values decoded.  Byte order marks are decided here:
+   a leading U+FEFF of each input is a signature, and the output carries
+   at most one BOM, written together with its first character.  */
+
+#include <config.h>
+
+#include "pipeline.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "error.h"
+#include "full-write.h"
+#include "safe-read.h"
+#include "xalloc.h"
+
+enum { PIVOT_CAP = 8192, OUT_CAP = 1 << 16 };
+
+enum bom_state
+{
+  BOMS_UNDECIDED,               /* Until the first file's start is seen.  */
+  BOMS_WANTED,                  /* Write one before the first character.  */
+  BOMS_NONE                     /* Written already, or never.  */
+};
+
+struct run
+{
+  struct run_config cfg;
+  int out_fd;
+  uint8_t *in;
+  struct pivot pivot;
+  uint8_t *out;
+  size_t out_len;
+  struct encoder enc;
+  enum bom_state bom;
+  bool any_file;                /* A file has been started.  */
+};
+
+/* The state of the file being converted.  */
+struct file
+{
+  char const *name;
+  struct decoder dec;
+  bool at_start;                /* Nothing decoded yet.  */
+  bool stopped;                 /* A strict error ended it.  */
+  bool dropped;                 /* `ignore' dropped something.  */
+  uint64_t errors;
+  struct located_error first;   /* The first error, for the warning.  */
+};
+
+/* Where the values passed to `emit' came from: an array of offsets
+   relative to BASE, or (OFF == NULL) all from BASE itself.  */
+struct origin
+{
+  int64_t const *off;
+  uint64_t base;
+  uint64_t lines;               /* U+000A decoded before the first value.  */
+};
+
+struct run *
+pipeline_start (struct run_config const *cfg, int out_fd)
+{
+  struct run *r = xzalloc (sizeof *r);
+  r->cfg = *cfg;
+  r->out_fd = out_fd;
+  r->in = xmalloc (cfg->block_size);
+  r->pivot.cp = xnmalloc (PIVOT_CAP, sizeof *r->pivot.cp);
+  r->pivot.off = xnmalloc (PIVOT_CAP, sizeof *r->pivot.off);
+  r->pivot.cap = PIVOT_CAP;
+  r->out = xmalloc (OUT_CAP);
+  encoder_init (&r->enc, cfg->to);
+  if (cfg->bom == BOM_STRIP)
+    r->bom = BOMS_NONE;
+  else if (cfg->bom == BOM_ADD || (cfg->to->flags & CODEC_BOM_ALWAYS))
+    r->bom = BOMS_WANTED;
+  else
+    r->bom = BOMS_UNDECIDED;
+  return r;
+}
+
+static void
+write_out (struct run *r)
+{
+  if (r->out_len == 0)
+    return;
+  if (full_write (r->out_fd, r->out, r->out_len) != r->out_len)
+    error (EXIT_FAILURE + 1, errno, "write error");
+  r->out_len = 0;
+}
+
+/* Room for one more encoded value and a BOM.  */
+static void
+make_room (struct run *r)
+{
+  if (OUT_CAP - r->out_len < 2 * MAX_ENCODED)
+    write_out (r);
+}
+
+static void
+record_error (struct file *f, struct located_error const *e)
+{
+  if (f->errors++ == 0)
+    f->first = *e;
+}
+
+static bool emit (struct run *, struct file *, ucs4_t const *, size_t,
+                  struct origin const *, bool);
+
+/* Deal with an unencodable value C from ORIGIN at index I.  Returns false
+   when the file must stop.  */
+static bool
+encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
+              struct origin const *o)
+{
+  struct substitution sub;
+  struct located_error e;
+  struct origin so;
+  struct encoder tmp;
+  struct codec in_codec;
+  size_t k;
+
+  policy_encode_error (&r->cfg.policy, cp[i], (r->cfg.to->flags
+                                               & CODEC_UNICODE) != 0,
+                       (r->cfg.to->flags & CODEC_WIDE_UNITS) == 0, &sub);
+
+  memset (&e, 0, sizeof e);
+  e.offset = o->base + (o->off ? o->off[i] : 0);
+  e.line = o->lines + 1;
+  if (o->off)
+    for (k = 0; k < i; k++)
+      e.line += cp[k] == 0x0A;
+  e.c = cp[i];
+  e.encoding = r->cfg.to->name;
+  e.err.kind = ERR_UNENCODABLE;
+  /* The input bytes of the character: encode it again in the input
+     encoding, in the byte order the decoder found.  */
+  in_codec = *f->dec.codec;
+  if (f->dec.endian != ENDIAN_UNKNOWN)
+    in_codec.endian = f->dec.endian;
+  encoder_init (&tmp, &in_codec);
+  {
+    uint8_t buf[MAX_ENCODED];
+    size_t one = 1, len = 0;
+    if (in_codec.encode (&tmp, cp + i, &one, buf, &len, sizeof buf)
+        == ENCODE_INPUT_EMPTY && len <= MAX_ERROR_BYTES)
+      {
+        if (in_codec.flush)
+          len += in_codec.flush (&tmp, buf + len);
+        memcpy (e.err.bytes, buf, len);
+        e.err.len = (unsigned int) len;
+      }
+  }
+
+  if (sub.stop)
+    {
+      diag_data_error (f->name, &e, NULL, 0);
+      f->stopped = true;
+      return false;
+    }
+  record_error (f, &e);
+  if (r->cfg.policy.policy == POLICY_IGNORE)
+    f->dropped = true;
+  if (sub.raw_byte >= 0)
+    {
+      make_room (r);
+      r->out[r->out_len++] = (uint8_t) sub.raw_byte;
+    }
+  so.off = NULL;
+  so.base = e.offset;
+  so.lines = e.line - 1;
+  return emit (r, f, sub.cp, sub.len, &so, true);
+}
+
+/* Encode CP[0..N) to the output.  SUBSTITUTE says the values replace an
+   error: if one of them cannot be encoded either, it is dropped.  Returns
+   false when a strict error stopped the file.  */
+static bool
+emit (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
+      struct origin const *o, bool substitute)
+{
+  size_t i = 0;
+  struct origin sub;
+
+  while (i < n)
+    {
+      size_t count;
+      enum encode_status st;
+
+      if (r->bom == BOMS_WANTED)
+        {
+          /* Write the BOM with the first character, and take it back if
+             that character wrote nothing.  */
+          size_t before, with_bom;
+          ucs4_t const feff = 0xFEFF;
+          count = 1;
+          /* Leave room enough that nothing is written out before the
+             BOM can be taken back.  */
+          if (r->out_len > OUT_CAP / 2)
+            write_out (r);
+          before = r->out_len;
+          r->cfg.to->encode (&r->enc, &feff, &count, r->out, &r->out_len,
+                             OUT_CAP);
+          with_bom = r->out_len;
+          r->bom = BOMS_NONE;
+          sub = *o;
+          if (o->off)
+            sub.off = o->off + i;
+          for (count = 0; count < i; count++)
+            sub.lines += cp[count] == 0x0A;
+          if (!emit (r, f, cp + i, 1, &sub, substitute))
+            {
+              r->out_len = before;
+              r->bom = BOMS_WANTED;
+              return false;
+            }
+          if (r->out_len == with_bom && r->enc.pending == 0)
+            {
+              r->out_len = before;
+              r->bom = BOMS_WANTED;
+            }
+          i++;
+          continue;
+        }
+
+      count = n - i;
+      st = r->cfg.to->encode (&r->enc, cp + i, &count, r->out, &r->out_len,
+                              OUT_CAP);
+      i += count;
+      if (st == ENCODE_OUTPUT_FULL)
+        write_out (r);
+      else if (st == ENCODE_UNENCODABLE)
+        {
+          if (substitute)
+            {
+              if (r->cfg.policy.policy == POLICY_IGNORE)
+                f->dropped = true;
+            }
+          else
+            {
+              sub = *o;
+              if (!encode_error (r, f, cp, i, &sub))
+                return false;
+            }
+          i++;
+        }
+    }
+  return true;
+}
+
+static void
+flush_encoder (struct run *r)
+{
+  if (r->cfg.to->flush)
+    {
+      make_room (r);
+      r->out_len += r->cfg.to->flush (&r->enc, r->out + r->out_len);
+    }
+}
+
+/* Deal with the decoding error the decoder reported, in a buffer whose
+   start is at BASE.  Returns false when the file must stop.  */
+static bool
+decode_error (struct run *r, struct file *f, uint64_t base)
+{
+  struct substitution sub;
+  struct located_error e;
+  struct origin o;
+
+  memset (&e, 0, sizeof e);
+  e.err = f->dec.error;
+  e.offset = base + (uint64_t) f->dec.error.rel_offset;
+  e.line = f->dec.newlines + 1;
+  e.encoding = r->cfg.from->name;
+  policy_decode_error (&r->cfg.policy, &f->dec.error, &sub);
+  if (sub.stop)
+    {
+      diag_data_error (f->name, &e, NULL, 0);
+      f->stopped = true;
+      return false;
+    }
+  record_error (f, &e);
+  if (r->cfg.policy.policy == POLICY_IGNORE)
+    f->dropped = true;
+  o.off = NULL;
+  o.base = e.offset;
+  o.lines = f->dec.newlines;
+  return emit (r, f, sub.cp, sub.len, &o, false);
+}
+
+/* The first file decides whether its signature is carried (--bom=auto).  */
+static void
+decide_bom (struct run *r, bool signature)
+{
+  if (r->bom == BOMS_UNDECIDED)
+    r->bom = (signature && (r->cfg.to->flags & CODEC_UNICODE)
+              ? BOMS_WANTED : BOMS_NONE);
+}
+
+/* Convert IN[0..N) of file F, which starts at offset BASE of the file.
+   Returns false when a strict error stopped the file.  */
+static bool
+convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
+                uint64_t base, bool last)
+{
+  size_t pos = 0;
+
+  for (;;)
+    {
+      struct origin o;
+      size_t len = n - pos, skip = 0;
+      enum decode_status st;
+
+      r->pivot.len = 0;
+      o.lines = f->dec.newlines;
+      st = r->cfg.from->decode (&f->dec, in + pos, &len, last, &r->pivot);
+      o.off = r->pivot.off;
+      o.base = base + pos;
+      if (f->at_start && (r->pivot.len > 0 || st == DECODE_MALFORMED))
+        {
+          bool sig = (r->pivot.len > 0 && r->pivot.cp[0] == 0xFEFF
+                      && o.base + (uint64_t) r->pivot.off[0] == 0);
+          f->at_start = false;
+          if (!r->any_file)
+            decide_bom (r, sig);
+          skip = sig;
+        }
+      if (!emit (r, f, r->pivot.cp + skip, r->pivot.len - skip, &(struct origin)
+                 { o.off + skip, o.base, o.lines }, false))
+        return false;
+      pos += len;
+      if (st == DECODE_MALFORMED)
+        {
+          if (!decode_error (r, f, o.base))
+            return false;
+        }
+      else if (st == DECODE_INPUT_EMPTY)
+        return true;
+    }
+}
+
+enum file_result
+pipeline_convert_fd (struct run *r, int fd, char const *name)
+{
+  struct file f;
+  uint64_t base = 0;
+  bool ok = true, last = false;
+
+  memset (&f, 0, sizeof f);
+  f.name = name;
+  f.at_start = true;
+  decoder_init (&f.dec, r->cfg.from);
+  f.dec.lone_surrogates_ok
+    = (r->cfg.policy.policy == POLICY_SURROGATEESCAPE
+       || (r->cfg.to->flags & CODEC_SURROGATE_CARRIER) != 0);
+
+  while (ok && !last)
+    {
+      size_t n = safe_read (fd, r->in, r->cfg.block_size);
+      if (n == SAFE_READ_ERROR)
+        {
+          error (0, errno, "%s", name);
+          flush_encoder (r);
+          write_out (r);
+          encoder_init (&r->enc, r->cfg.to);
+          /* A file that could not be read at all does not decide the
+             BOM; one that was cut short by a read error did.  */
+          if (!f.at_start)
+            r->any_file = true;
+          return FILE_READ_ERROR;
+        }
+      last = n == 0;
+      ok = convert_buffer (r, &f, r->in, n, base, last);
+      base += n;
+      if (!ok || last)
+        flush_encoder (r);
+      write_out (r);
+    }
+  if (!r->any_file)
+    decide_bom (r, false);
+  r->any_file = true;
+  encoder_init (&r->enc, r->cfg.to);
+
+  if (f.stopped)
+    return FILE_STOPPED;
+  if (f.errors > 0 && !r->cfg.quiet)
+    diag_data_error (name, &f.first, policy_verb (r->cfg.policy.policy),
+                     f.errors);
+  return f.dropped ? FILE_DROPPED : FILE_OK;
+}
+
+void
+pipeline_finish (struct run *r)
+{
+  write_out (r);
+  free (r->in);
+  free (r->pivot.cp);
+  free (r->pivot.off);
+  free (r->out);
+  free (r);
+}
+
+void
+decoder_init (struct decoder *d, struct codec const *c)
+{
+  memset (d, 0, sizeof *d);
+  d->codec = c;
+  d->endian = c->flags & CODEC_BOM_ALWAYS ? ENDIAN_UNKNOWN : c->endian;
+}
+
+void
+encoder_init (struct encoder *e, struct codec const *c)
+{
+  e->codec = c;
+  e->pending = 0;
+}

@@ -1,0 +1,234 @@
+/* Error policies, once for every codec.
+
+   The results match Python 3's codecs with the error handler in brackets:
+   strict [strict], replace [replace], escape [backslashreplace],
+   surrogateescape [surrogateescape] (PEP 383), ignore [ignore].  Where
+   the SPEC decides otherwise (U+FFFD for an unencodable character in a
+   Unicode output), the SPEC wins.  */
+
+#include <config.h>
+
+#include "policy.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static char const *const names[] = {
+  "strict", "replace", "escape", "surrogateescape", "ignore"
+};
+
+static char const *const verbs[] = {
+  "stopped", "replaced", "escaped", "escaped", "dropped"
+};
+
+bool
+policy_parse (char const *name, enum policy *p)
+{
+  size_t i;
+  for (i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp (name, names[i]) == 0)
+      {
+        *p = (enum policy) i;
+        return true;
+      }
+  return false;
+}
+
+char const *
+policy_name (enum policy p)
+{
+  return names[p];
+}
+
+char const *
+policy_verb (enum policy p)
+{
+  return verbs[p];
+}
+
+/* Append the UTF-8 text S[0..N) to SUB as values.  Formats are checked
+   to be valid UTF-8 before use, so a simple decoder is enough.  */
+static void
+append_text (struct substitution *sub, char const *s, size_t n)
+{
+  size_t i = 0;
+  while (i < n && sub->len < sizeof sub->cp / sizeof sub->cp[0])
+    {
+      unsigned char b = (unsigned char) s[i];
+      ucs4_t c;
+      int more = b < 0x80 ? 0 : b < 0xE0 ? 1 : b < 0xF0 ? 2 : 3;
+      c = more ? b & (0x3F >> more) : b;
+      for (i++; more > 0 && i < n; more--, i++)
+        c = c << 6 | ((unsigned char) s[i] & 0x3F);
+      sub->cp[sub->len++] = c;
+    }
+}
+
+/* Format VALUE with FMT, a format that policy_format_ok accepted.  */
+static void
+append_formatted (struct substitution *sub, char const *fmt, ucs4_t value)
+{
+  char buf[SUBST_UNIT_MAX + 1];
+  int n;
+  char const *conv = fmt;
+
+  /* Find the conversion, to pass VALUE with the type it expects.  */
+  while ((conv = strchr (conv, '%')) && conv[1] == '%')
+    conv += 2;
+  conv += strcspn (conv, "diouxX");
+#if __GNUC__
+# pragma GCC diagnostic push
+# pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+  if (*conv == 'd' || *conv == 'i')
+    n = snprintf (buf, sizeof buf, fmt, (int) value);
+  else
+    n = snprintf (buf, sizeof buf, fmt, (unsigned int) value);
+#if __GNUC__
+# pragma GCC diagnostic pop
+#endif
+  if (n < 0)
+    n = 0;
+  if ((size_t) n > SUBST_UNIT_MAX)
+    n = SUBST_UNIT_MAX;
+  append_text (sub, buf, (size_t) n);
+}
+
+static bool
+utf8_text_ok (char const *s)
+{
+  unsigned char const *p = (unsigned char const *) s;
+  while (*p)
+    {
+      int more, k;
+      ucs4_t c;
+      if (*p < 0x80)
+        {
+          p++;
+          continue;
+        }
+      if (*p < 0xC2 || 0xF4 < *p)
+        return false;
+      more = *p < 0xE0 ? 1 : *p < 0xF0 ? 2 : 3;
+      c = *p & (0x3F >> more);
+      for (k = 1; k <= more; k++)
+        {
+          if ((p[k] & 0xC0) != 0x80)
+            return false;
+          c = c << 6 | (p[k] & 0x3F);
+        }
+      if ((more == 2 && (c < 0x800 || (0xD800 <= c && c < 0xE000)))
+          || (more == 3 && (c < 0x10000 || 0x10FFFF < c)))
+        return false;
+      p += more + 1;
+    }
+  return true;
+}
+
+bool
+policy_format_ok (char const *fmt)
+{
+  int conversions = 0;
+  char const *p;
+
+  if (!utf8_text_ok (fmt) || strlen (fmt) > SUBST_UNIT_MAX / 2)
+    return false;
+  for (p = fmt; *p; p++)
+    {
+      if (*p != '%')
+        continue;
+      p++;
+      if (*p == '%')
+        continue;
+      p += strspn (p, "#0-");
+      if (strspn (p, "0123456789") > 2)
+        return false;
+      p += strspn (p, "0123456789");
+      if (*p == '.')
+        {
+          p++;
+          if (strspn (p, "0123456789") > 2)
+            return false;
+          p += strspn (p, "0123456789");
+        }
+      if (!*p || !strchr ("diouxX", *p))
+        return false;
+      conversions++;
+    }
+  return conversions == 1;
+}
+
+static void
+clear (struct substitution *sub)
+{
+  sub->stop = false;
+  sub->raw_byte = -1;
+  sub->len = 0;
+}
+
+void
+policy_decode_error (struct policy_config const *cfg,
+                     struct codec_error const *err, struct substitution *sub)
+{
+  unsigned int i;
+
+  clear (sub);
+  switch (cfg->policy)
+    {
+    case POLICY_STRICT:
+      sub->stop = true;
+      break;
+    case POLICY_REPLACE:
+      sub->cp[sub->len++] = 0xFFFD;
+      break;
+    case POLICY_ESCAPE:
+      for (i = 0; i < err->len; i++)
+        append_formatted (sub, cfg->byte_fmt ? cfg->byte_fmt : "\\x%02x",
+                          err->bytes[i]);
+      break;
+    case POLICY_SURROGATEESCAPE:
+      /* PEP 383: only bytes 0x80..0xFF can be escaped; an error holding
+         any other byte is handled as under strict, as in Python.  */
+      for (i = 0; i < err->len; i++)
+        if (err->bytes[i] < 0x80)
+          sub->stop = true;
+      if (!sub->stop)
+        for (i = 0; i < err->len; i++)
+          sub->cp[sub->len++] = 0xDC00 + err->bytes[i];
+      break;
+    case POLICY_IGNORE:
+      break;
+    }
+}
+
+void
+policy_encode_error (struct policy_config const *cfg, ucs4_t c,
+                     bool unicode_out, bool byte_out,
+                     struct substitution *sub)
+{
+  clear (sub);
+  switch (cfg->policy)
+    {
+    case POLICY_STRICT:
+      sub->stop = true;
+      break;
+    case POLICY_REPLACE:
+      sub->cp[sub->len++] = unicode_out ? 0xFFFD : '?';
+      break;
+    case POLICY_ESCAPE:
+      if (cfg->unicode_fmt)
+        append_formatted (sub, cfg->unicode_fmt, c);
+      else
+        append_formatted (sub, (c < 0x100 ? "\\x%02x"
+                                : c < 0x10000 ? "\\u%04x" : "\\U%08x"), c);
+      break;
+    case POLICY_SURROGATEESCAPE:
+      if (byte_out && 0xDC80 <= c && c <= 0xDCFF)
+        sub->raw_byte = (int) (c - 0xDC00);
+      else
+        sub->stop = true;
+      break;
+    case POLICY_IGNORE:
+      break;
+    }
+}

@@ -1,0 +1,62 @@
+/* Error policies: what a decoding error or an unencodable character
+   becomes.  Decoders and encoders only report; this is the one place that
+   decides.  */
+
+#ifndef UTF8CONV_POLICY_H
+#define UTF8CONV_POLICY_H
+
+#include "codec.h"
+
+enum policy
+{
+  POLICY_STRICT,
+  POLICY_REPLACE,
+  POLICY_ESCAPE,
+  POLICY_SURROGATEESCAPE,
+  POLICY_IGNORE
+};
+
+struct policy_config
+{
+  enum policy policy;
+  char const *byte_fmt;         /* NULL: Python's "\\x%02x".  */
+  char const *unicode_fmt;      /* NULL: Python's backslashreplace.  */
+};
+
+/* The longest text one substituted byte or character may become.  */
+enum { SUBST_UNIT_MAX = 64 };
+
+/* What an error becomes: values to encode, or a raw byte to write, or a
+   stop.  */
+struct substitution
+{
+  bool stop;                    /* Handle as strict: stop here.  */
+  int raw_byte;                 /* >= 0: write this byte as it is.  */
+  size_t len;
+  ucs4_t cp[MAX_ERROR_BYTES * SUBST_UNIT_MAX];
+};
+
+/* Parse a policy name; false if unknown.  */
+bool policy_parse (char const *name, enum policy *p);
+char const *policy_name (enum policy);
+
+/* The verb that says what the policy did to errors ("replaced").  */
+char const *policy_verb (enum policy);
+
+/* True if FMT is a valid --byte-subst/--unicode-subst format: UTF-8 text
+   with exactly one conversion among d i u o x X (flags # 0 -, a width, a
+   precision) and any number of %%.  */
+bool policy_format_ok (char const *fmt);
+
+void policy_decode_error (struct policy_config const *,
+                          struct codec_error const *,
+                          struct substitution *);
+
+/* C cannot be encoded in the output; UNICODE_OUT says whether the output
+   is a Unicode form (U+FFFD rather than '?'); BYTE_OUT whether a raw byte
+   can be written (byte-oriented output).  */
+void policy_encode_error (struct policy_config const *, ucs4_t c,
+                          bool unicode_out, bool byte_out,
+                          struct substitution *);
+
+#endif
