@@ -98,7 +98,8 @@ Errors:\n\
   -c                      same as --errors=ignore\n\
       --byte-subst=FMT    escape an invalid byte with FMT, a printf format\n\
                             for one unsigned number (default '\\x%02x')\n\
-      --unicode-subst=FMT escape an unencodable character with FMT\n\
+      --unicode-subst=FMT\n\
+                          escape an unencodable character with FMT\n\
                             (default '\\x%02x', '\\u%04x' or '\\U%08x')\n\
 \n\
 Output:\n\
@@ -112,7 +113,6 @@ Output:\n\
 \n\
 Exit status is 0 if all input was converted, 1 if input was invalid or\n\
 dropped, 2 in case of trouble.\n", stdout);
-      printf ("\nReport bugs to: %s\n", PACKAGE_BUGREPORT);
     }
   exit (status);
 }
