@@ -148,8 +148,11 @@ enum codec_flags
   CODEC_BOM_ALWAYS = 2,         /* Unmarked UTF-16/UTF-32 output.  */
   CODEC_KEEPS_SURROGATES = 4,   /* Writes lone surrogates as they are.  */
   CODEC_WIDE_UNITS = 8,         /* Code units of 2 or 4 bytes.  */
-  CODEC_SURROGATE_CARRIER = 16  /* WTF-8, MUTF-8: lone surrogates from
+  CODEC_SURROGATE_CARRIER = 16, /* WTF-8, MUTF-8: lone surrogates from
                                    UTF-16/UTF-32 input are data.  */
+  CODEC_SINGLE_BYTE = 32        /* One byte, one character (or an error),
+                                   ASCII-compatible: the fast paths build
+                                   tables from the codec.  */
 };
 
 struct codec

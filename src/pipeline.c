@@ -21,12 +21,22 @@
 #include <string.h>
 
 #include "diag.h"
+#include "fast.h"
 #include "error.h"
 #include "full-write.h"
 #include "safe-read.h"
 #include "xalloc.h"
 
-enum { PIVOT_CAP = 8192, OUT_CAP = 1 << 16 };
+enum
+{
+  PIVOT_CAP = 8192,
+  OUT_CAP = 1 << 18,
+  /* With a fast path, the state machine takes this many bytes at a time,
+     so that the fast path resumes soon after an error.  */
+  SCALAR_WINDOW = 64,
+  /* The fast path wants at least this much room in the output buffer.  */
+  FAST_ROOM = 1 << 14
+};
 
 enum bom_state
 {
@@ -44,6 +54,7 @@ struct run
   uint8_t *out;
   size_t out_len;
   struct encoder enc;
+  fast_fn *fast;                /* NULL when there is none.  */
   enum bom_state bom;
   bool any_file;                /* A file has been started.  */
 };
@@ -81,6 +92,7 @@ pipeline_start (struct run_config const *cfg, int out_fd)
   r->pivot.cap = PIVOT_CAP;
   r->out = xmalloc (OUT_CAP);
   encoder_init (&r->enc, cfg->to);
+  r->fast = fast_select (cfg->from, cfg->to);
   if (cfg->bom == BOM_STRIP)
     r->bom = BOMS_NONE;
   else if (cfg->bom == BOM_ADD || (cfg->to->flags & CODEC_BOM_ALWAYS))
@@ -169,7 +181,10 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
       f->stopped = true;
       return false;
     }
-  record_error (f, &e);
+  /* A byte that surrogateescape escaped on input and gives back here is
+     not a second error.  */
+  if (sub.raw_byte < 0)
+    record_error (f, &e);
   if (r->cfg.policy.policy == POLICY_IGNORE)
     f->dropped = true;
   if (sub.raw_byte >= 0)
@@ -319,12 +334,38 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
   for (;;)
     {
       struct origin o;
-      size_t len = n - pos, skip = 0;
+      size_t len, skip = 0;
+      bool part_last = last;
       enum decode_status st;
 
+      /* A fast path takes what it can once the file has started, when
+         nothing is held back in the decoder, the encoder or the BOM.  */
+      if (r->fast && pos < n && !f->at_start && f->dec.carry_len == 0
+          && r->bom != BOMS_WANTED && r->enc.pending == 0)
+        {
+          size_t produced, used;
+          uint64_t newlines;
+          if (OUT_CAP - r->out_len < FAST_ROOM)
+            write_out (r);
+          used = r->fast (in + pos, n - pos, r->out + r->out_len,
+                          OUT_CAP - r->out_len, &produced, &newlines);
+          pos += used;
+          r->out_len += produced;
+          f->dec.newlines += newlines;
+          if (pos < n && OUT_CAP - r->out_len < FAST_ROOM)
+            continue;
+        }
+
+      len = n - pos;
+      if (r->fast && SCALAR_WINDOW < len)
+        {
+          len = SCALAR_WINDOW;
+          part_last = false;
+        }
       r->pivot.len = 0;
       o.lines = f->dec.newlines;
-      st = r->cfg.from->decode (&f->dec, in + pos, &len, last, &r->pivot);
+      st = r->cfg.from->decode (&f->dec, in + pos, &len, part_last,
+                                &r->pivot);
       o.off = r->pivot.off;
       o.base = base + pos;
       if (f->at_start && (r->pivot.len > 0 || st == DECODE_MALFORMED))
@@ -336,8 +377,8 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
             decide_bom (r, sig);
           skip = sig;
         }
-      if (!emit (r, f, r->pivot.cp + skip, r->pivot.len - skip, &(struct origin)
-                 { o.off + skip, o.base, o.lines }, false))
+      if (!emit (r, f, r->pivot.cp + skip, r->pivot.len - skip,
+                 &(struct origin) { o.off + skip, o.base, o.lines }, false))
         return false;
       pos += len;
       if (st == DECODE_MALFORMED)
@@ -345,7 +386,7 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
           if (!decode_error (r, f, o.base))
             return false;
         }
-      else if (st == DECODE_INPUT_EMPTY)
+      else if (st == DECODE_INPUT_EMPTY && pos == n)
         return true;
     }
 }

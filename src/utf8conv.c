@@ -30,6 +30,7 @@
 #include "pipeline.h"
 #include "policy.h"
 #include "registry.h"
+#include "simd/kernels.h"
 
 #define AUTHORS "The utf8conv authors"
 
@@ -300,6 +301,8 @@ main (int argc, char **argv)
   /* Diagnostics are an interface that scripts match: always name the
      program the same way, however it was invoked.  */
   program_name = "utf8conv";
+  program_invocation_name = (char *) "utf8conv";
+  argv[0] = (char *) "utf8conv";
   atexit (close_stdout);
   /* A reader that goes away ends the program quietly, as with cat, even
      when the parent ignored SIGPIPE.  */
@@ -408,6 +411,13 @@ main (int argc, char **argv)
     {
       files = stdin_only;
       nfiles = 1;
+    }
+
+  if (!kernels_select ())
+    {
+      error (0, 0, "UTF8CONV_IMPL=%s is not available on this machine",
+             getenv ("UTF8CONV_IMPL"));
+      exit (EXIT_TROUBLE);
     }
 
   reserve_standard_fds ();

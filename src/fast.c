@@ -1,0 +1,258 @@
+/* Fast paths for common pairs of encodings (see fast.h).
+
+   Each one takes a well-formed run and converts it with the kernels of
+   src/simd/: ASCII stretches are widened, narrowed or copied a vector at
+   a time; the other characters are converted one at a time without
+   checks, since the run was validated first.  Newlines are counted on the
+   side that is ASCII-compatible.  */
+
+#include <config.h>
+
+#include "fast.h"
+
+#include <string.h>
+
+#include "simd/kernels.h"
+
+static size_t
+min (size_t a, size_t b)
+{
+  return a < b ? a : b;
+}
+
+static size_t
+utf8_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+              size_t *produced, uint64_t *newlines)
+{
+  size_t v = kernels->utf8_valid_len (in, min (n, cap));
+  memcpy (out, in, v);
+  *produced = v;
+  *newlines = kernels->count_newlines (in, v);
+  return v;
+}
+
+/* UTF-8 to UTF-16 (WIDTH 2) or UTF-32 (WIDTH 4), in the byte order BIG.  */
+static inline size_t
+utf8_to_wide (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+              size_t *produced, uint64_t *newlines, int width, bool big)
+{
+  /* Every UTF-8 byte becomes at most WIDTH output bytes.  */
+  size_t v = kernels->utf8_valid_len (in, min (n, cap / (size_t) width));
+  *produced = (width == 2 ? kernels->utf8_to_utf16 (in, v, out, big)
+               : kernels->utf8_to_utf32 (in, v, out, big));
+  *newlines = kernels->count_newlines (in, v);
+  return v;
+}
+
+#define UTF8_TO_WIDE(NAME, WIDTH, BIG)                                     \
+  static size_t                                                            \
+  NAME (uint8_t const *in, size_t n, uint8_t *out, size_t cap,             \
+        size_t *produced, uint64_t *newlines)                              \
+  {                                                                        \
+    return utf8_to_wide (in, n, out, cap, produced, newlines, WIDTH, BIG); \
+  }
+
+UTF8_TO_WIDE (utf8_to_utf16le, 2, false)
+UTF8_TO_WIDE (utf8_to_utf16be, 2, true)
+UTF8_TO_WIDE (utf8_to_utf32le, 4, false)
+UTF8_TO_WIDE (utf8_to_utf32be, 4, true)
+
+/* UTF-16 in the byte order BIG to UTF-8.  */
+static inline size_t
+utf16_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+               size_t *produced, uint64_t *newlines, bool big)
+{
+  /* A unit becomes at most 3 bytes (a pair of units, 4).  */
+  size_t used = kernels->utf16_to_utf8 (in, min (n / 2, cap / 3), out,
+                                        produced, big);
+  *newlines = kernels->count_newlines (out, *produced);
+  return 2 * used;
+}
+
+static size_t
+utf16le_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+                 size_t *produced, uint64_t *newlines)
+{
+  return utf16_to_utf8 (in, n, out, cap, produced, newlines, false);
+}
+
+static size_t
+utf16be_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+                 size_t *produced, uint64_t *newlines)
+{
+  return utf16_to_utf8 (in, n, out, cap, produced, newlines, true);
+}
+
+/* Single-byte encodings to UTF-8, through a table made at start-up from
+   the codec itself: the UTF-8 form of each byte, or length 0 where the
+   byte is not a character.  */
+static struct
+{
+  uint8_t len[256];
+  uint8_t bytes[256][3];
+} sb_to_utf8;
+
+static size_t
+single_byte_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+                     size_t *produced, uint64_t *newlines)
+{
+  size_t m = min (n, cap / 3), i = 0, o = 0;
+  while (i < m)
+    {
+      size_t a = kernels->ascii_len (in + i, m - i);
+      memcpy (out + o, in + i, a);
+      i += a;
+      o += a;
+      for (; i < m && in[i] >= 0x80; i++)
+        {
+          unsigned int len = sb_to_utf8.len[in[i]];
+          if (len == 0)
+            goto done;
+          memcpy (out + o, sb_to_utf8.bytes[in[i]], 3);
+          o += len;
+        }
+    }
+ done:
+  *produced = o;
+  *newlines = kernels->count_newlines (in, i);
+  return i;
+}
+
+/* UTF-8 to a single-byte encoding: ASCII is copied, and two-byte
+   characters (U+0080..U+07FF) are looked up; anything else, such as the
+   euro sign, is left to the state machine.  */
+static int16_t utf8_to_sb[0x800];
+
+static size_t
+utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+                     size_t *produced, uint64_t *newlines)
+{
+  size_t v = kernels->utf8_valid_len (in, min (n, cap));
+  size_t i = 0, o = 0;
+  while (i < v)
+    {
+      size_t a = kernels->ascii_len (in + i, v - i);
+      memcpy (out + o, in + i, a);
+      i += a;
+      o += a;
+      while (i < v && in[i] >= 0x80)
+        {
+          int16_t b;
+          if (in[i] >= 0xE0)
+            goto done;
+          b = utf8_to_sb[(in[i] & 0x1F) << 6 | (in[i + 1] & 0x3F)];
+          if (b < 0)
+            goto done;
+          out[o++] = (uint8_t) b;
+          i += 2;
+        }
+    }
+ done:
+  *produced = o;
+  *newlines = kernels->count_newlines (in, i);
+  return i;
+}
+
+/* Fill the single-byte tables from the codec's own step functions, so
+   that the fast path cannot disagree with it.  */
+static bool
+make_single_byte_tables (struct codec const *c, bool decoding)
+{
+  struct decoder d;
+  struct encoder e;
+  ucs4_t cp[4];
+  int64_t off[4];
+  unsigned int b;
+
+  if (decoding)
+    {
+      for (b = 0; b < 256; b++)
+        {
+          uint8_t byte = (uint8_t) b;
+          size_t len = 1, olen = 0, one = 1;
+          struct pivot p = { cp, off, 0, 4 };
+          struct encoder u8;
+          extern struct codec const codec_utf8;
+          decoder_init (&d, c);
+          sb_to_utf8.len[b] = 0;
+          if (c->decode (&d, &byte, &len, true, &p) != DECODE_INPUT_EMPTY
+              || p.len != 1 || (b < 0x80 && cp[0] != b))
+            {
+              if (b < 0x80)
+                return false;
+              continue;
+            }
+          encoder_init (&u8, &codec_utf8);
+          {
+            uint8_t buf[MAX_ENCODED];
+            if (codec_utf8.encode (&u8, cp, &one, buf, &olen, sizeof buf)
+                != ENCODE_INPUT_EMPTY || 3 < olen)
+              continue;
+            memcpy (sb_to_utf8.bytes[b], buf, olen);
+            sb_to_utf8.len[b] = (uint8_t) olen;
+          }
+        }
+      return true;
+    }
+
+  for (b = 0; b < 0x800; b++)
+    {
+      ucs4_t c1 = b;
+      uint8_t buf[MAX_ENCODED];
+      size_t one = 1, olen = 0;
+      encoder_init (&e, c);
+      utf8_to_sb[b] = -1;
+      if (c->encode (&e, &c1, &one, buf, &olen, sizeof buf)
+          == ENCODE_INPUT_EMPTY && one == 1 && olen == 1)
+        utf8_to_sb[b] = buf[0];
+      else if (b < 0x80)
+        return false;
+      else
+        continue;
+      if (b < 0x80 && utf8_to_sb[b] != (int16_t) b)
+        return false;
+    }
+  return true;
+}
+
+fast_fn *
+fast_select (struct codec const *from, struct codec const *to)
+{
+  bool from_utf8, to_utf8;
+
+  if (!kernels)
+    return NULL;
+  from_utf8 = strcmp (from->name, "UTF-8") == 0;
+  to_utf8 = strcmp (to->name, "UTF-8") == 0;
+  if (from_utf8)
+    {
+      if (to_utf8)
+        return utf8_to_utf8;
+      if (strcmp (to->name, "UTF-16LE") == 0)
+        return utf8_to_utf16le;
+      if (strcmp (to->name, "UTF-16BE") == 0)
+        return utf8_to_utf16be;
+      if (strcmp (to->name, "UTF-16") == 0)
+        return utf8_to_utf16le;
+      if (strcmp (to->name, "UTF-32LE") == 0)
+        return utf8_to_utf32le;
+      if (strcmp (to->name, "UTF-32BE") == 0)
+        return utf8_to_utf32be;
+      if (strcmp (to->name, "UTF-32") == 0)
+        return utf8_to_utf32le;
+      if ((to->flags & CODEC_SINGLE_BYTE)
+          && make_single_byte_tables (to, false))
+        return utf8_to_single_byte;
+      return NULL;
+    }
+  if (!to_utf8)
+    return NULL;
+  if (strcmp (from->name, "UTF-16LE") == 0)
+    return utf16le_to_utf8;
+  if (strcmp (from->name, "UTF-16BE") == 0)
+    return utf16be_to_utf8;
+  if ((from->flags & CODEC_SINGLE_BYTE)
+      && make_single_byte_tables (from, true))
+    return single_byte_to_utf8;
+  return NULL;
+}

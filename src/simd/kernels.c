@@ -1,0 +1,195 @@
+/* Portable kernels and the choice of an implementation.
+
+   The portable kernels work a machine word at a time where that helps
+   (ASCII runs) and one byte at a time otherwise.  */
+
+#include <config.h>
+
+#include "kernels.h"
+#include "transcode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct kernels const *kernels;
+
+static inline uint64_t
+load64 (uint8_t const *s)
+{
+  uint64_t w;
+  memcpy (&w, s, sizeof w);
+  return w;
+}
+
+size_t
+scalar_ascii_len (uint8_t const *s, size_t n)
+{
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    if (load64 (s + i) & 0x8080808080808080u)
+      break;
+  while (i < n && s[i] < 0x80)
+    i++;
+  return i;
+}
+
+/* Unicode §3.9, Table 3-7, one character at a time; stops at the first
+   ill-formed or incomplete sequence.  */
+size_t
+scalar_utf8_valid_len (uint8_t const *s, size_t n)
+{
+  size_t i = 0;
+  while (i < n)
+    {
+      uint8_t b = s[i];
+      if (b < 0x80)
+        {
+          i += scalar_ascii_len (s + i, n - i);
+          continue;
+        }
+      if (b < 0xC2)
+        break;
+      if (b < 0xE0)
+        {
+          if (n - i < 2 || (s[i + 1] & 0xC0) != 0x80)
+            break;
+          i += 2;
+        }
+      else if (b < 0xF0)
+        {
+          uint8_t lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
+          if (n - i < 3 || s[i + 1] < lo || hi < s[i + 1]
+              || (s[i + 2] & 0xC0) != 0x80)
+            break;
+          i += 3;
+        }
+      else if (b < 0xF5)
+        {
+          uint8_t lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
+          if (n - i < 4 || s[i + 1] < lo || hi < s[i + 1]
+              || (s[i + 2] & 0xC0) != 0x80 || (s[i + 3] & 0xC0) != 0x80)
+            break;
+          i += 4;
+        }
+      else
+        break;
+    }
+  return i;
+}
+
+static size_t
+scalar_count_newlines (uint8_t const *s, size_t n)
+{
+  size_t count = 0;
+  uint8_t const *p = s, *end = s + n;
+  while ((p = memchr (p, '\n', (size_t) (end - p))))
+    {
+      count++;
+      p++;
+    }
+  return count;
+}
+
+static inline size_t
+scalar_widen_chunk (uint8_t const *s, uint8_t *out, int width, bool big)
+{
+  size_t a = scalar_ascii_len (s, 16), k;
+  for (k = 0; k < a; k++)
+    tc_put (out + k * (size_t) width, s[k], width, big);
+  return a;
+}
+
+static inline size_t
+scalar_narrow_chunk (uint8_t const *s, uint8_t *out, bool big)
+{
+  size_t k;
+  for (k = 0; k < 8; k++)
+    {
+      unsigned int u = tc_get16 (s + 2 * k, big);
+      if (u >= 0x80)
+        break;
+      out[k] = (uint8_t) u;
+    }
+  return k;
+}
+
+static size_t
+scalar_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out, bool big)
+{
+  return tc_utf8_to_wide (s, n, out, 2, big, scalar_widen_chunk);
+}
+
+static size_t
+scalar_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
+{
+  return tc_utf8_to_wide (s, n, out, 4, big, scalar_widen_chunk);
+}
+
+static size_t
+scalar_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
+                      size_t *produced, bool big)
+{
+  return tc_utf16_to_utf8 (s, n, out, produced, big, scalar_narrow_chunk);
+}
+
+struct kernels const kernels_scalar = {
+  "scalar", scalar_ascii_len, scalar_utf8_valid_len, scalar_count_newlines,
+  scalar_utf8_to_utf16, scalar_utf8_to_utf32, scalar_utf16_to_utf8
+};
+
+/* Every implementation this build has, best first.  */
+static struct kernels const *const all[] = {
+#if defined __x86_64__ || defined __i386__
+  &kernels_avx2, &kernels_sse2,
+#endif
+  &kernels_scalar
+};
+
+enum { ALL_COUNT = sizeof all / sizeof all[0] };
+
+static bool
+supported (struct kernels const *k)
+{
+#if defined __x86_64__ || defined __i386__
+  __builtin_cpu_init ();
+  if (k == &kernels_avx2)
+    return __builtin_cpu_supports ("avx2");
+  if (k == &kernels_sse2)
+    return __builtin_cpu_supports ("sse2");
+#endif
+  return k != NULL;
+}
+
+char const *const *
+kernels_available (void)
+{
+  static char const *names[ALL_COUNT + 2];
+  size_t i, k = 0;
+  if (!names[0])
+    {
+      for (i = 0; i < ALL_COUNT; i++)
+        if (supported (all[i]))
+          names[k++] = all[i]->name;
+      names[k] = "reference";
+    }
+  return names;
+}
+
+bool
+kernels_select (void)
+{
+  char const *want = getenv ("UTF8CONV_IMPL");
+  size_t i;
+
+  kernels = NULL;
+  if (want && strcmp (want, "reference") == 0)
+    return true;
+  for (i = 0; i < ALL_COUNT; i++)
+    if (supported (all[i])
+        && (!want || !*want || strcmp (want, all[i]->name) == 0))
+      {
+        kernels = all[i];
+        return true;
+      }
+  return false;
+}

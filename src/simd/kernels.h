@@ -1,0 +1,67 @@
+/* Fast kernels for long runs, one set per instruction set.
+
+   The scalar state machine in src/codecs/ is the reference.  A kernel
+   only scans or converts a run that needs no decision and returns how far
+   it got; everything from the first byte it did not take is left to the
+   state machine, so error policies, offsets and split invariance do not
+   depend on the kernels.  A kernel may stop early (that costs speed, not
+   correctness); it must never take a byte the state machine would treat
+   differently.
+
+   The implementation is chosen once at start-up from the CPU, or forced
+   with the environment variable UTF8CONV_IMPL: "reference" (no fast
+   paths at all), "scalar" (portable word-at-a-time code), "sse2",
+   "avx2".  */
+
+#ifndef UTF8CONV_KERNELS_H
+#define UTF8CONV_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct kernels
+{
+  char const *name;
+  /* The length of the longest prefix of S[0..N) that is ASCII.  */
+  size_t (*ascii_len) (uint8_t const *s, size_t n);
+  /* The length of a prefix of S[0..N) that is well-formed UTF-8 and ends
+     on a character boundary; the longest one, or a little less.  */
+  size_t (*utf8_valid_len) (uint8_t const *s, size_t n);
+  /* The number of bytes equal to 0x0A in S[0..N).  */
+  size_t (*count_newlines) (uint8_t const *s, size_t n);
+  /* Convert S[0..N), well-formed UTF-8 of complete characters, to
+     UTF-16 or UTF-32 in OUT (little-endian unless BIG), which has room
+     for 2N or 4N bytes; return the bytes written.  */
+  size_t (*utf8_to_utf16) (uint8_t const *s, size_t n, uint8_t *out,
+                           bool big);
+  size_t (*utf8_to_utf32) (uint8_t const *s, size_t n, uint8_t *out,
+                           bool big);
+  /* Convert up to N UTF-16 units at S to UTF-8 in OUT (room for 3N
+     bytes), stopping before a lone surrogate or a pair cut by the end;
+     return the units used and set *PRODUCED.  */
+  size_t (*utf16_to_utf8) (uint8_t const *s, size_t n, uint8_t *out,
+                           size_t *produced, bool big);
+};
+
+/* The kernels in use; NULL when UTF8CONV_IMPL=reference.  */
+extern struct kernels const *kernels;
+
+/* Choose the kernels: the best the CPU has, or UTF8CONV_IMPL.  Returns
+   false if UTF8CONV_IMPL names an implementation this machine lacks.  */
+bool kernels_select (void);
+
+/* The implementations this build and this CPU offer, best first,
+   "reference" last; NULL-terminated.  */
+char const *const *kernels_available (void);
+
+/* Portable kernels, shared by the x86 ones for their tails.  */
+extern struct kernels const kernels_scalar;
+size_t scalar_utf8_valid_len (uint8_t const *s, size_t n);
+size_t scalar_ascii_len (uint8_t const *s, size_t n);
+
+#if defined __x86_64__ || defined __i386__
+extern struct kernels const kernels_sse2, kernels_avx2;
+#endif
+
+#endif

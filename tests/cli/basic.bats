@@ -1,0 +1,221 @@
+#!/usr/bin/env bats
+# Command line: --help, --version, usage errors, encoding names, --list,
+# several files, standard input, -o.
+
+bats_require_minimum_version 1.5.0
+load ../test_helper
+
+TRY_HELP="Try 'utf8conv --help' for more information."
+
+# usage_error ARG...: exit 2, stdout empty, last stderr line is the hint.
+usage_error() {
+  run --separate-stderr "$UTF8CONV" "$@" </dev/null
+  assert_equal "$status" 2
+  assert_equal "$output" ""
+  assert_equal "${stderr_lines[${#stderr_lines[@]}-1]}" "$TRY_HELP"
+  [[ ${stderr_lines[0]} == utf8conv:\ * ]] || fail "first line: ${stderr_lines[0]}"
+}
+
+@test "--help prints the usage on stdout and exits 0" {
+  run --separate-stderr "$UTF8CONV" --help
+  assert_success
+  assert_equal "$stderr" ""
+  assert_equal "${lines[0]}" "Usage: utf8conv [OPTION]... [FILE]..."
+  assert_output --partial "  -f, --from-code=ENC"
+  assert_output --partial "      --bom=MODE"
+  assert_output --partial "Exit status is 0 if all input was converted, 1 if input was invalid or"
+}
+
+@test "--version prints the package and version and exits 0" {
+  run --separate-stderr "$UTF8CONV" --version
+  assert_success
+  assert_equal "$stderr" ""
+  assert_equal "${lines[0]}" "utf8conv (utf8conv) 0.1"
+}
+
+@test "--help and --version ignore the other arguments" {
+  run "$UTF8CONV" --help -f NOSUCH nosuchfile
+  assert_success
+  assert_line --index 0 "Usage: utf8conv [OPTION]... [FILE]..."
+}
+
+@test "usage error: unknown long option" {
+  usage_error --bogus
+}
+
+@test "usage error: unknown short option" {
+  usage_error -Z
+}
+
+@test "usage error: missing argument of -f" {
+  usage_error -f
+}
+
+@test "usage error: bad --errors value" {
+  usage_error -e lenient
+  usage_error --errors=Strictly
+}
+
+@test "usage error: --block-size=0 and non-numbers" {
+  usage_error --block-size=0
+  usage_error --block-size=abc
+  usage_error --block-size=-1
+  usage_error --block-size=
+}
+
+@test "usage error: bad --bom value" {
+  usage_error --bom=yes
+  usage_error --bom=
+}
+
+@test "usage error: bad --byte-subst/--unicode-subst formats" {
+  usage_error --byte-subst='%s'
+  usage_error --byte-subst='%x%x'
+  usage_error --unicode-subst='%n'
+  usage_error --byte-subst='%'
+}
+
+@test "unknown encoding: exit 2 with the name as given" {
+  run --separate-stderr "$UTF8CONV" -f NO-SUCH-ENC </dev/null
+  assert_equal "$status" 2
+  assert_equal "$output" ""
+  assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding 'NO-SUCH-ENC'"
+  assert_equal "${stderr_lines[1]}" "Try 'utf8conv --list' for the list of encodings."
+  assert_equal "${#stderr_lines[@]}" 2
+  run --separate-stderr "$UTF8CONV" -t X </dev/null
+  assert_equal "$status" 2
+  assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding 'X'"
+}
+
+@test "unknown encoding: no output written even with valid input" {
+  printf 'abc' >in
+  run --separate-stderr "$UTF8CONV" -t X in
+  assert_equal "$status" 2
+  assert_equal "$output" ""
+}
+
+@test "encoding names are case-insensitive, aliases work" {
+  printf 'a\xc3\xa9' >in
+  local enc
+  for enc in UTF-16LE utf-16le Utf-16Le; do
+    "$UTF8CONV" -t "$enc" in >out
+    assert_hex out '6100e900'
+  done
+  for enc in UTF8 utf8 utf-8 UTF-8; do
+    "$UTF8CONV" -f "$enc" -t "$enc" in >out
+    assert_hex out '61c3a9'
+  done
+  "$UTF8CONV" -t UCS-4LE in >out
+  assert_hex out '61000000e9000000'
+  "$UTF8CONV" -t ucs-4be in >out
+  assert_hex out '00000061000000e9'
+  "$UTF8CONV" -t utf-32be in >out
+  assert_hex out '00000061000000e9'
+  "$UTF8CONV" -t utf-16be in >out
+  assert_hex out '006100e9'
+  printf '\x61\x00\x00\x00' | "$UTF8CONV" -f ucs-4le >out
+  assert_hex out '61'
+  printf '\x00\x00\x00\x61' | "$UTF8CONV" --from-code=Ucs-4Be >out
+  assert_hex out '61'
+}
+
+@test "long option forms --from-code= --to-code= --errors= work" {
+  printf 'a\xff' >in
+  "$UTF8CONV" --from-code=UTF-8 --to-code=UTF-16BE --errors=replace in >out
+  assert_hex out '0061fffd'
+}
+
+@test "-l lists the built-in encodings with their aliases" {
+  run --separate-stderr "$UTF8CONV" -l
+  assert_success
+  local enc
+  for enc in UTF-8 UTF-16LE UTF-16BE UTF-16 UTF-32LE UTF-32BE UTF-32 UTF8 UCS-4LE UCS-4BE; do
+    grep -qw -e "$enc" <<<"$output" || fail "$enc is not listed"
+  done
+  grep -w UTF-32LE <<<"$output" | grep -qw UCS-4LE || fail "UCS-4LE is not on UTF-32LE's line"
+  grep -w UTF-32BE <<<"$output" | grep -qw UCS-4BE || fail "UCS-4BE is not on UTF-32BE's line"
+  grep -w UTF-8 <<<"$output" | grep -qw UTF8 || fail "UTF8 is not on UTF-8's line"
+  run "$UTF8CONV" --list
+  assert_success
+}
+
+@test "no FILE reads standard input" {
+  printf 'h\xc3\xa9' | "$UTF8CONV" -t UTF-16BE >out
+  assert_hex out '006800e9'
+}
+
+@test "several files are converted in turn and concatenated" {
+  printf 'one\n' >a
+  printf 'tw\xc3\xb6\n' >b
+  printf '' >c
+  printf '3\n' >d
+  "$UTF8CONV" -t UTF-16LE a b c d >out
+  assert_hex out '6f006e0065000a0074007700f6000a0033000a00'
+  "$UTF8CONV" a b c d >out
+  assert_hex out "$(cat a b c d | hex)"
+}
+
+@test "- is standard input, also between files" {
+  printf 'A' >a
+  printf 'C' >c
+  printf 'B' | "$UTF8CONV" a - c >out
+  assert_hex out '414243'
+  printf 'B' | "$UTF8CONV" - >out
+  assert_hex out '42'
+}
+
+@test "-o writes to a new file, nothing on stdout" {
+  printf 'x\xc3\xa9' >in
+  run --separate-stderr "$UTF8CONV" -t UTF-32BE -o new in
+  assert_success
+  assert_equal "$output" ""
+  assert_hex new '00000078000000e9'
+  "$UTF8CONV" --output=new2 in
+  assert_hex new2 '78c3a9'
+}
+
+@test "-o replaces the contents of an existing file" {
+  printf 'a much longer old content\n' >old
+  printf 'new' >in
+  "$UTF8CONV" -o old in
+  assert_hex old '6e6577'
+}
+
+@test "-o with a strict error keeps what came before the error, exit 1" {
+  printf 'ab\xffcd' >in
+  run "$UTF8CONV" -t UTF-16LE -o new in
+  assert_failure 1
+  assert_hex new '61006200'
+}
+
+@test "-o naming the input itself converts it safely" {
+  printf 'h\xc3\xa9llo \xf0\x9f\x98\x80\n' >f
+  run --separate-stderr "$UTF8CONV" -t UTF-16LE -o f f
+  assert_success
+  assert_hex f '6800e9006c006c006f0020003dd800de0a00'
+}
+
+@test "-o naming the input itself: a big file is not clobbered while read" {
+  head -c 300000 /dev/zero | tr '\0' 'a' >f
+  "$UTF8CONV" --block-size=4096 -t UTF-32LE -o f f
+  [ "$(wc -c <f)" -eq 1200000 ]
+  [ "$(head -c 4 f | hex)" = 61000000 ]
+  [ "$(tail -c 4 f | hex)" = 61000000 ]
+  [ "$(tr -d 'a\0' <f | wc -c)" -eq 0 ]
+}
+
+@test "-o naming the input itself: a strict error leaves it unchanged, exit 1" {
+  printf 'abc\n\xe1\x80' >f
+  cp f orig
+  run --separate-stderr "$UTF8CONV" -t UTF-16LE -o f f
+  assert_equal "$status" 1
+  assert_equal "$stderr" "utf8conv: f:2: byte 4: invalid UTF-8: E1 80 (truncated sequence)"
+  cmp f orig
+}
+
+@test "-o naming one of several inputs" {
+  printf 'A' >a
+  printf 'B' >b
+  "$UTF8CONV" -t UTF-16BE -o b a b
+  assert_hex b '00410042'
+}
