@@ -298,15 +298,14 @@ avx2_utf8_valid_len (uint8_t const *s, size_t n)
         }
       prev = in;
     }
-  i = char_boundary (s, i);
-  if (i + 32 > n || incomplete)
-    {
-      /* The tail, or the block after a problem: the portable validator
-         goes on from a character boundary as far as it can.  */
-      size_t v = scalar_utf8_valid_len (s + i, n - i < 64 ? n - i : 64);
-      return i + v;
-    }
-  return i;
+  /* The tail, or the block with a problem: the portable validator goes
+     on from a character boundary as far as it can.  */
+  {
+    size_t end = i, room;
+    i = char_boundary (s, end);
+    room = end - i + 64;
+    return i + scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
+  }
 }
 
 AVX2 static size_t
