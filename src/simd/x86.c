@@ -349,16 +349,187 @@ avx2_widen_chunk (uint8_t const *s, uint8_t *out, int width, bool big)
   return (size_t) __builtin_ctz (m | 0x10000);
 }
 
+/* The plans of tools/gen-utf8-shuffles.py.  */
+struct utf8_plan
+{
+  uint16_t shuffle;             /* Index into utf8_shuffles.  */
+  uint8_t consumed;             /* Input bytes taken; 0: none.  */
+  uint8_t count;                /* Characters produced.  */
+  uint8_t kind;                 /* 0: 16-bit lanes; 1: 32-bit lanes.  */
+};
+
+#include "utf8_shuffles.h"
+
+/* Convert well-formed UTF-8 S[0..N) to UTF-16 (WIDTH 2) or UTF-32 (WIDTH
+   4), 16 bytes at a time: ASCII chunks are widened; other chunks are
+   classified by where their characters end, and up to 8 characters are
+   gathered into lanes by one shuffle and assembled with shifts and
+   masks.  A 4-byte character goes through the scalar code.  */
+/* Gather the characters of the 16 bytes V (that start on a character
+   boundary) whose ends are marked in ENDS (12 bits) into OUT, as PLAN says;
+   return the output bytes written.  */
+AVX2 static inline size_t
+avx2_gather (__m128i v, struct utf8_plan const *p, uint8_t *out, int width,
+             bool big)
+{
+  __m128i const swap16 = _mm_setr_epi8 (1, 0, 3, 2, 5, 4, 7, 6,
+                                        9, 8, 11, 10, 13, 12, 15, 14);
+  __m128i const swap32 = _mm_setr_epi8 (3, 2, 1, 0, 7, 6, 5, 4,
+                                        11, 10, 9, 8, 15, 14, 13, 12);
+  __m128i g = _mm_shuffle_epi8 (v, _mm_load_si128 ((__m128i const *)
+                                                   utf8_shuffles[p->shuffle]));
+  __m128i units;
+  if (p->kind == 0)
+    {
+      /* Last byte in the low half, lead byte in the high half.  */
+      units = _mm_or_si128
+        (_mm_and_si128 (g, _mm_set1_epi16 (0x007F)),
+         _mm_srli_epi16 (_mm_and_si128 (g, _mm_set1_epi16 (0x1F00)), 2));
+      if (width == 2)
+        {
+          if (big)
+            units = _mm_shuffle_epi8 (units, swap16);
+          _mm_storeu_si128 ((__m128i *) out, units);
+        }
+      else
+        {
+          __m128i lo = _mm_cvtepu16_epi32 (units);
+          __m128i hi = _mm_cvtepu16_epi32 (_mm_srli_si128 (units, 8));
+          if (big)
+            {
+              lo = _mm_shuffle_epi8 (lo, swap32);
+              hi = _mm_shuffle_epi8 (hi, swap32);
+            }
+          _mm_storeu_si128 ((__m128i *) out, lo);
+          _mm_storeu_si128 ((__m128i *) (out + 16), hi);
+        }
+    }
+  else
+    {
+      /* Last byte lowest, then the middle one, then the lead.  */
+      __m128i u = _mm_or_si128
+        (_mm_or_si128 (_mm_and_si128 (g, _mm_set1_epi32 (0x7F)),
+                       _mm_srli_epi32 (_mm_and_si128
+                                       (g, _mm_set1_epi32 (0x3F00)), 2)),
+         _mm_srli_epi32 (_mm_and_si128 (g, _mm_set1_epi32 (0x0F0000)), 4));
+      if (width == 2)
+        {
+          units = _mm_packus_epi32 (u, u);
+          if (big)
+            units = _mm_shuffle_epi8 (units, swap16);
+          _mm_storeu_si128 ((__m128i *) out, units);
+        }
+      else
+        {
+          if (big)
+            u = _mm_shuffle_epi8 (u, swap32);
+          _mm_storeu_si128 ((__m128i *) out, u);
+        }
+    }
+  return p->count * (size_t) width;
+}
+
+/* Convert well-formed UTF-8 S[0..N) to UTF-16 (WIDTH 2) or UTF-32 (WIDTH
+   4).  The input is classified 64 bytes at a time into two bit masks
+   (non-ASCII bytes, continuation bytes); then, 16 bytes at a time, an
+   ASCII stretch is widened, and otherwise the ends of the characters in
+   the next 12 bytes select a plan that gathers up to 8 characters into
+   lanes with one shuffle.  Working from the masks keeps the table look-up
+   off the chain of loads.  A 4-byte character goes through the scalar
+   code.  */
+AVX2 static inline size_t
+avx2_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
+                   bool big)
+{
+  size_t i = 0, o = 0;
+  /* 16 bytes of slack past the block let the last gather load freely.  */
+  while (i + 80 <= n)
+    {
+      size_t base = i;
+      __m256i a = _mm256_loadu_si256 ((__m256i const *) (s + base));
+      __m256i b = _mm256_loadu_si256 ((__m256i const *) (s + base + 32));
+      __m256i const c0 = _mm256_set1_epi8 ((char) 0xC0);
+      uint64_t high = ((uint64_t) (uint32_t) _mm256_movemask_epi8 (a)
+                       | (uint64_t) (uint32_t) _mm256_movemask_epi8 (b) << 32);
+      uint64_t cont;
+      if (high == 0)
+        {
+          int k;
+          for (k = 0; k < 4; k++)
+            avx2_widen_chunk (s + base + 16 * k,
+                              out + o + 16 * (size_t) (k * width), width, big);
+          i += 64;
+          o += 64 * (size_t) width;
+          continue;
+        }
+      cont = ((uint64_t) (uint32_t) _mm256_movemask_epi8
+              (_mm256_cmpgt_epi8 (c0, a))
+              | (uint64_t) (uint32_t) _mm256_movemask_epi8
+              (_mm256_cmpgt_epi8 (c0, b)) << 32);
+      while (i <= base + 48)
+        {
+          unsigned int k = (unsigned int) (i - base);
+          struct utf8_plan const *p;
+          /* Widen 16 bytes, and keep the ASCII ones.  */
+          size_t asc = (size_t) __builtin_ctzll ((high >> k) | 1u << 16);
+          avx2_widen_chunk (s + i, out + o, width, big);
+          i += asc;
+          o += asc * (size_t) width;
+          k += (unsigned int) asc;
+          if (asc == 16 || 51 < k)
+            continue;
+          p = &utf8_plans[~(cont >> (k + 1)) & 0xFFF];
+          if (p->consumed == 0)
+            {
+              o += tc_utf8_char (s, &i, out + o, width, big);
+              continue;
+            }
+          o += avx2_gather (_mm_loadu_si128 ((__m128i const *) (s + i)), p,
+                            out + o, width, big);
+          i += p->consumed;
+        }
+    }
+  while (i + 16 <= n)
+    {
+      __m128i v = _mm_loadu_si128 ((__m128i const *) (s + i));
+      unsigned int cont;
+      struct utf8_plan const *p;
+      if (_mm_movemask_epi8 (v) == 0)
+        {
+          avx2_widen_chunk (s + i, out + o, width, big);
+          i += 16;
+          o += 16 * (size_t) width;
+          continue;
+        }
+      cont = (unsigned int) _mm_movemask_epi8
+        (_mm_cmplt_epi8 (v, _mm_set1_epi8 ((char) 0xC0)));
+      p = &utf8_plans[(~cont >> 1) & 0xFFF];
+      if (p->consumed == 0)
+        {
+          o += tc_utf8_char (s, &i, out + o, width, big);
+          continue;
+        }
+      o += avx2_gather (v, p, out + o, width, big);
+      i += p->consumed;
+    }
+  while (i < n)
+    o += tc_utf8_char (s, &i, out + o, width, big);
+  return o;
+}
+
+/* Constant arguments let the compiler make one loop per byte order.  */
 AVX2 static size_t
 avx2_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out, bool big)
 {
-  return tc_utf8_to_wide (s, n, out, 2, big, avx2_widen_chunk);
+  return (big ? avx2_utf8_to_wide (s, n, out, 2, true)
+          : avx2_utf8_to_wide (s, n, out, 2, false));
 }
 
 AVX2 static size_t
 avx2_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
 {
-  return tc_utf8_to_wide (s, n, out, 4, big, avx2_widen_chunk);
+  return (big ? avx2_utf8_to_wide (s, n, out, 4, true)
+          : avx2_utf8_to_wide (s, n, out, 4, false));
 }
 
 AVX2 static size_t
