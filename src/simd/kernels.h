@@ -11,7 +11,7 @@
    The implementation is chosen once at start-up from the CPU, or forced
    with the environment variable UTF8CONV_IMPL: "reference" (no fast
    paths at all), "scalar" (portable word-at-a-time code), "sse2",
-   "avx2".  */
+   "avx2", "avx512" (AVX-512 F, BW and VL).  */
 
 #ifndef UTF8CONV_KERNELS_H
 #define UTF8CONV_KERNELS_H
@@ -61,7 +61,7 @@ size_t scalar_utf8_valid_len (uint8_t const *s, size_t n);
 size_t scalar_ascii_len (uint8_t const *s, size_t n);
 
 #if defined __x86_64__ || defined __i386__
-extern struct kernels const kernels_sse2, kernels_avx2;
+extern struct kernels const kernels_sse2, kernels_avx2, kernels_avx512;
 #endif
 
 #endif

@@ -544,4 +544,143 @@ struct kernels const kernels_avx2 = {
   avx2_utf8_to_utf16, avx2_utf8_to_utf32, avx2_utf16_to_utf8
 };
 
+/* ---- AVX-512 (F, BW, VL) ---- */
+
+#define AVX512 __attribute__ ((target ("avx512f,avx512bw,avx512vl,avx2")))
+
+/* Compute the values of the characters that start in the 16 bytes at S
+   (marked in STARTS; LEAD2 and LEAD3 mark 2- and 3-byte lead bytes, and
+   there are no 4-byte ones), from each byte and the two after it, keep
+   those with one compress instruction and store them at OUT.  Returns
+   the output bytes written.  */
+AVX512 static inline size_t
+avx512_window (uint8_t const *s, __mmask16 starts, __mmask16 lead2,
+               __mmask16 lead3, uint8_t *out, int width, bool big)
+{
+  __m256i const swap16 = _mm256_setr_epi8
+    (1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+     1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  __m512i const swap32 = _mm512_set4_epi32 (0x0C0D0E0F, 0x08090A0B,
+                                            0x04050607, 0x00010203);
+  __m512i m3f = _mm512_set1_epi32 (0x3F);
+  __m512i b0 = _mm512_cvtepu8_epi32 (_mm_loadu_si128 ((__m128i const *) s));
+  __m512i b1 = _mm512_cvtepu8_epi32 (_mm_loadu_si128 ((__m128i const *)
+                                                      (s + 1)));
+  __m512i b2 = _mm512_cvtepu8_epi32 (_mm_loadu_si128 ((__m128i const *)
+                                                      (s + 2)));
+  __m512i c1 = _mm512_and_si512 (b1, m3f);
+  __m512i two = _mm512_or_si512
+    (_mm512_slli_epi32 (_mm512_and_si512 (b0, _mm512_set1_epi32 (0x1F)), 6),
+     c1);
+  __m512i three = _mm512_or_si512
+    (_mm512_or_si512
+     (_mm512_slli_epi32 (_mm512_and_si512 (b0, _mm512_set1_epi32 (0x0F)), 12),
+      _mm512_slli_epi32 (c1, 6)),
+     _mm512_and_si512 (b2, m3f));
+  __m512i val = _mm512_mask_mov_epi32 (b0, lead2, two);
+  val = _mm512_mask_mov_epi32 (val, lead3, three);
+  val = _mm512_maskz_compress_epi32 (starts, val);
+  if (width == 2)
+    {
+      __m256i u = _mm512_cvtepi32_epi16 (val);
+      if (big)
+        u = _mm256_shuffle_epi8 (u, swap16);
+      _mm256_storeu_si256 ((__m256i *) out, u);
+    }
+  else
+    {
+      if (big)
+        val = _mm512_shuffle_epi8 (val, swap32);
+      _mm512_storeu_si512 (out, val);
+    }
+  return (size_t) __builtin_popcount (starts) * (size_t) width;
+}
+
+/* Convert well-formed UTF-8 S[0..N) to UTF-16 (WIDTH 2) or UTF-32 (WIDTH
+   4), 64 bytes at a time without tables: the block is classified into bit
+   masks (character starts, 2- and 3-byte leads), and each 16-byte window
+   converts the characters that start in it, independently of the others
+   (a character may end up to two bytes past its window).  A block with a
+   4-byte character, and the tail, go one character at a time.  */
+AVX512 static inline size_t
+avx512_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
+                     bool big)
+{
+  size_t i = 0, o = 0;
+
+  while (i + 64 + 16 <= n)
+    {
+      __m512i v = _mm512_loadu_si512 (s + i);
+      uint64_t high = _mm512_movepi8_mask (v), starts, lead2, lead3, lead4;
+      uint64_t ge_c0;
+      int k;
+
+      if (high == 0)
+        {
+          for (k = 0; k < 4; k++)
+            avx2_widen_chunk (s + i + 16 * k,
+                              out + o + 16 * (size_t) (k * width),
+                              width, big);
+          i += 64;
+          o += 64 * (size_t) width;
+          continue;
+        }
+      lead4 = _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xF0));
+      ge_c0 = _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xC0));
+      lead3 = _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xE0))
+              & ~lead4;
+      lead2 = ge_c0 & ~lead3 & ~lead4;
+      starts = ~high | ge_c0;
+      for (k = 0; k < 4; k++)
+        {
+          uint8_t const *ws = s + i + 16 * k;
+          __mmask16 w = (__mmask16) (starts >> (16 * k));
+          __mmask16 w2 = (__mmask16) (lead2 >> (16 * k));
+          __mmask16 w3 = (__mmask16) (lead3 >> (16 * k));
+          __mmask16 w4 = (__mmask16) (lead4 >> (16 * k));
+          /* A 4-byte character goes through the scalar code; the others
+             around it are converted together.  */
+          while (w4)
+            {
+              unsigned int bit = w4 & -(unsigned int) w4;
+              __mmask16 before = (__mmask16) (w & (bit - 1));
+              size_t at = (size_t) __builtin_ctz (bit);
+              if (before)
+                o += avx512_window (ws, before, w2, w3, out + o, width, big);
+              o += tc_utf8_char (ws, &at, out + o, width, big);
+              w &= (__mmask16) ~(bit | (bit - 1));
+              w4 &= (__mmask16) ~bit;
+            }
+          if (w)
+            o += avx512_window (ws, w, w2, w3, out + o, width, big);
+        }
+      /* The last character may reach into the next block.  */
+      i += 64;
+      while ((s[i] & 0xC0) == 0x80)
+        i++;
+    }
+  while (i < n)
+    o += tc_utf8_char (s, &i, out + o, width, big);
+  return o;
+}
+
+AVX512 static size_t
+avx512_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out, bool big)
+{
+  return (big ? avx512_utf8_to_wide (s, n, out, 2, true)
+          : avx512_utf8_to_wide (s, n, out, 2, false));
+}
+
+AVX512 static size_t
+avx512_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
+{
+  return (big ? avx512_utf8_to_wide (s, n, out, 4, true)
+          : avx512_utf8_to_wide (s, n, out, 4, false));
+}
+
+struct kernels const kernels_avx512 = {
+  "avx512", avx2_ascii_len, avx2_utf8_valid_len, avx2_count_newlines,
+  avx512_utf8_to_utf16, avx512_utf8_to_utf32, avx2_utf16_to_utf8
+};
+
 #endif
