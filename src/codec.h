@@ -95,6 +95,32 @@ enum endian
 
 struct codec;
 
+/* How -f auto decided (detect.c).  */
+enum detect_how
+{
+  DETECT_UNDECIDED = 0,
+  DETECT_BOM,                   /* A byte order mark.  */
+  DETECT_NUL_PATTERN,           /* NUL bytes in every other position.  */
+  DETECT_DEFAULT                /* Neither: UTF-8 with CP1252 fallback.  */
+};
+
+/* The bytes -f auto looks at before it decides, at most.  */
+enum { DETECT_LOOKAHEAD = 256 };
+
+/* The state of -f auto (detect.c): the look-ahead held until the input
+   form is decided, then replayed through the decoder of that form, and
+   what the CP1252 fallback did.  Unused by the other decoders.  */
+struct detect_state
+{
+  enum detect_how how;
+  unsigned int look_len;        /* Bytes held in LOOK.  */
+  unsigned int look_pos;        /* Of which replayed already.  */
+  uint8_t look[DETECT_LOOKAHEAD];
+  uint16_t cp1252[128];         /* CP1252's values of bytes 80..FF.  */
+  uint64_t fallback_seqs;       /* Ill-formed UTF-8 read as CP1252.  */
+  uint64_t fallback_bytes;
+};
+
 /* Decoder state.  `carry' holds the bytes of a sequence that the previous
    buffer ended in the middle of.  */
 struct decoder
@@ -104,9 +130,24 @@ struct decoder
   unsigned int carry_len;
   enum endian endian;           /* UTF-16/UTF-32: the byte order in use.  */
   bool lone_surrogates_ok;      /* Pass lone surrogate units through.  */
+  bool low_after_high;          /* WTF-8: the next bytes are a low
+                                   surrogate's 3-byte form directly after
+                                   a high one's, which is ill-formed.  */
   uint64_t newlines;            /* U+000A values decoded so far.  */
   struct codec_error error;     /* Set with DECODE_MALFORMED.  */
+  /* -f auto: once it has decided, CODEC is the detected codec.  */
+  struct detect_state detect;
+  void *impl;                   /* CODEC_STATEFUL: the codec's own state.  */
 };
+
+/* Whether D holds input bytes it has not decoded yet (a partial
+   sequence, or the look-ahead of -f auto): the fast paths, which bypass
+   the decoder, must wait until it has none.  */
+static inline bool
+decoder_holds_input (struct decoder const *d)
+{
+  return d->carry_len > 0 || d->detect.look_len > 0;
+}
 
 /* The pivot: values with the offsets of their first input bytes, relative
    to the start of the current input buffer.  */
@@ -124,6 +165,7 @@ struct encoder
 {
   struct codec const *codec;
   ucs4_t pending;               /* 0 when nothing is pending.  */
+  void *impl;                   /* CODEC_STATEFUL: the codec's own state.  */
 };
 
 /* A batch decoder: decodes IN[0..*INLEN) into P, appending after P->len.
@@ -150,9 +192,11 @@ enum codec_flags
   CODEC_WIDE_UNITS = 8,         /* Code units of 2 or 4 bytes.  */
   CODEC_SURROGATE_CARRIER = 16, /* WTF-8, MUTF-8: lone surrogates from
                                    UTF-16/UTF-32 input are data.  */
-  CODEC_SINGLE_BYTE = 32        /* One byte, one character (or an error),
+  CODEC_SINGLE_BYTE = 32,       /* One byte, one character (or an error),
                                    ASCII-compatible: the fast paths build
                                    tables from the codec.  */
+  CODEC_STATEFUL = 64           /* A struct stateful_codec: decoders and
+                                   encoders hold outside resources.  */
 };
 
 struct codec
@@ -168,8 +212,28 @@ struct codec
   struct codec const *unmarked;
 };
 
+/* A codec whose decoders and encoders hold resources outside their
+   structures, in their `impl' member (the iconv(3) bridge: an iconv_t).
+   Its struct codec is the first member, with CODEC_STATEFUL in its flags,
+   so that the codecs without such state keep their short initializers.
+   decoder_init and encoder_init call the open hooks; decoder_release and
+   encoder_release the close hooks.  */
+struct stateful_codec
+{
+  struct codec codec;
+  void (*decoder_open) (struct decoder *);
+  void (*decoder_close) (struct decoder *);
+  void (*encoder_open) (struct encoder *);
+  void (*encoder_close) (struct encoder *);
+};
+
+/* Set up a decoder or an encoder for a codec.  Whoever calls these calls
+   decoder_release or encoder_release when done with it (a no-op unless
+   the codec is CODEC_STATEFUL), also before initializing it again.  */
 void decoder_init (struct decoder *, struct codec const *);
 void encoder_init (struct encoder *, struct codec const *);
+void decoder_release (struct decoder *);
+void encoder_release (struct encoder *);
 
 /* The reason text for an error kind, as shown in diagnostics.  */
 char const *err_kind_text (enum err_kind);

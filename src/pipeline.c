@@ -55,8 +55,15 @@ struct run
   size_t out_len;
   struct encoder enc;
   fast_fn *fast;                /* NULL when there is none.  */
+  struct codec const *fast_from;        /* The decoder's codec FAST is
+                                           for (-f auto decides it).  */
+  uint64_t out_total;           /* Bytes written out so far.  */
+  struct file_stats last_stats; /* Of the last file, for --report.  */
   enum bom_state bom;
   bool any_file;                /* A file has been started.  */
+  int write_errno;              /* With write_errors_return: the error of
+                                   a failed write, after which the output
+                                   is discarded; 0 when none.  */
 };
 
 /* The state of the file being converted.  */
@@ -69,6 +76,7 @@ struct file
   bool dropped;                 /* `ignore' dropped something.  */
   uint64_t errors;
   struct located_error first;   /* The first error, for the warning.  */
+  struct file_stats stats;      /* For --report.  */
 };
 
 /* Where the values passed to `emit' came from: an array of offsets
@@ -93,6 +101,7 @@ pipeline_start (struct run_config const *cfg, int out_fd)
   r->out = xmalloc (OUT_CAP);
   encoder_init (&r->enc, cfg->to);
   r->fast = fast_select (cfg->from, cfg->to);
+  r->fast_from = cfg->from;
   if (cfg->bom == BOM_STRIP)
     r->bom = BOMS_NONE;
   else if (cfg->bom == BOM_ADD || (cfg->to->flags & CODEC_BOM_ALWAYS))
@@ -107,8 +116,14 @@ write_out (struct run *r)
 {
   if (r->out_len == 0)
     return;
-  if (full_write (r->out_fd, r->out, r->out_len) != r->out_len)
-    error (EXIT_FAILURE + 1, errno, "write error");
+  r->out_total += r->out_len;
+  if (0 <= r->out_fd && r->write_errno == 0
+      && full_write (r->out_fd, r->out, r->out_len) != r->out_len)
+    {
+      if (!r->cfg.write_errors_return)
+        error (EXIT_FAILURE + 1, errno, "write error");
+      r->write_errno = errno;
+    }
   r->out_len = 0;
 }
 
@@ -141,6 +156,7 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
   struct origin so;
   struct encoder tmp;
   struct codec in_codec;
+  struct codec const *ic = f->dec.codec;
   size_t k;
 
   policy_encode_error (&r->cfg.policy, cp[i], (r->cfg.to->flags
@@ -158,33 +174,48 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
   e.err.kind = ERR_UNENCODABLE;
   /* The input bytes of the character: encode it again in the input
      encoding, in the byte order the decoder found.  */
-  in_codec = *f->dec.codec;
-  if (f->dec.endian != ENDIAN_UNKNOWN)
-    in_codec.endian = f->dec.endian;
-  encoder_init (&tmp, &in_codec);
+  if (f->dec.endian != ENDIAN_UNKNOWN && f->dec.endian != ic->endian)
+    {
+      /* A copy loses nothing here: a codec with an endianness is never
+         CODEC_STATEFUL, whose struct codec is part of a larger one.  */
+      in_codec = *ic;
+      in_codec.endian = f->dec.endian;
+      ic = &in_codec;
+    }
+  encoder_init (&tmp, ic);
   {
-    uint8_t buf[MAX_ENCODED];
+    uint8_t buf[2 * MAX_ENCODED];
     size_t one = 1, len = 0;
-    if (in_codec.encode (&tmp, cp + i, &one, buf, &len, sizeof buf)
+    if (ic->encode (&tmp, cp + i, &one, buf, &len, sizeof buf)
         == ENCODE_INPUT_EMPTY && len <= MAX_ERROR_BYTES)
       {
-        if (in_codec.flush)
-          len += in_codec.flush (&tmp, buf + len);
-        memcpy (e.err.bytes, buf, len);
-        e.err.len = (unsigned int) len;
+        if (ic->flush)
+          len += ic->flush (&tmp, buf + len);
+        if (len <= MAX_ERROR_BYTES)
+          {
+            memcpy (e.err.bytes, buf, len);
+            e.err.len = (unsigned int) len;
+          }
       }
   }
+  encoder_release (&tmp);
 
   if (sub.stop)
     {
-      diag_data_error (f->name, &e, NULL, 0);
+      if (!r->cfg.silent)
+        diag_data_error (f->name, &e, NULL, 0);
+      f->stats.encode_errors++;
       f->stopped = true;
       return false;
     }
   /* A byte that surrogateescape escaped on input and gives back here is
      not a second error.  */
   if (sub.raw_byte < 0)
-    record_error (f, &e);
+    {
+      record_error (f, &e);
+      f->stats.encode_errors++;
+      f->stats.handled++;
+    }
   if (r->cfg.policy.policy == POLICY_IGNORE)
     f->dropped = true;
   if (sub.raw_byte >= 0)
@@ -245,6 +276,8 @@ emit (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
               r->out_len = before;
               r->bom = BOMS_WANTED;
             }
+          else
+            f->stats.bom_written = 1;
           i++;
           continue;
         }
@@ -297,14 +330,18 @@ decode_error (struct run *r, struct file *f, uint64_t base)
   e.err = f->dec.error;
   e.offset = base + (uint64_t) f->dec.error.rel_offset;
   e.line = f->dec.newlines + 1;
-  e.encoding = r->cfg.from->name;
+  /* The decoder's codec: under -f auto, the detected one.  */
+  e.encoding = f->dec.codec->name;
   policy_decode_error (&r->cfg.policy, &f->dec.error, &sub);
+  f->stats.decode_errors[e.err.kind]++;
   if (sub.stop)
     {
-      diag_data_error (f->name, &e, NULL, 0);
+      if (!r->cfg.silent)
+        diag_data_error (f->name, &e, NULL, 0);
       f->stopped = true;
       return false;
     }
+  f->stats.handled++;
   record_error (f, &e);
   if (r->cfg.policy.policy == POLICY_IGNORE)
     f->dropped = true;
@@ -340,7 +377,8 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
 
       /* A fast path takes what it can once the file has started, when
          nothing is held back in the decoder, the encoder or the BOM.  */
-      if (r->fast && pos < n && !f->at_start && f->dec.carry_len == 0
+      if (r->fast && pos < n && !f->at_start
+          && !decoder_holds_input (&f->dec)
           && r->bom != BOMS_WANTED && r->enc.pending == 0)
         {
           size_t produced, used;
@@ -349,6 +387,11 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
             write_out (r);
           used = r->fast (in + pos, n - pos, r->out + r->out_len,
                           OUT_CAP - r->out_len, &produced, &newlines);
+          /* The fast path bypasses the decoder, which counts the
+             characters otherwise.  */
+          if (r->cfg.report)
+            f->stats.chars += report_count_chars (r->fast_from, in + pos,
+                                                  used);
           pos += used;
           r->out_len += produced;
           f->dec.newlines += newlines;
@@ -376,6 +419,14 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
           if (!r->any_file)
             decide_bom (r, sig);
           skip = sig;
+          f->stats.bom_seen = sig;
+        }
+      f->stats.chars += r->pivot.len - skip;
+      /* -f auto has decided on a codec that may have a fast path.  */
+      if (f->dec.codec != r->fast_from)
+        {
+          r->fast = fast_select (f->dec.codec, r->cfg.to);
+          r->fast_from = f->dec.codec;
         }
       if (!emit (r, f, r->pivot.cp + skip, r->pivot.len - skip,
                  &(struct origin) { o.off + skip, o.base, o.lines }, false))
@@ -391,11 +442,40 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
     }
 }
 
+/* Keep the statistics of the file F, which held BYTES_IN bytes and
+   started at OUT_START bytes of output, for pipeline_file_stats.  */
+static void
+keep_stats (struct run *r, struct file *f, uint64_t bytes_in,
+            uint64_t out_start)
+{
+  struct file_stats *s = &f->stats;
+  s->bytes_in = bytes_in;
+  s->bytes_out = r->out_total + r->out_len - out_start;
+  /* --check writes nothing.  */
+  if (r->out_fd < 0)
+    s->bytes_out = s->bom_written = 0;
+  s->stopped = f->stopped;
+  if (f->dec.detect.how != DETECT_UNDECIDED)
+    {
+      s->detected = f->dec.codec;
+      s->how = f->dec.detect.how;
+      s->fallback_seqs = f->dec.detect.fallback_seqs;
+      s->fallback_bytes = f->dec.detect.fallback_bytes;
+    }
+  r->last_stats = *s;
+}
+
+void
+pipeline_file_stats (struct run const *r, struct file_stats *s)
+{
+  *s = r->last_stats;
+}
+
 enum file_result
 pipeline_convert_fd (struct run *r, int fd, char const *name)
 {
   struct file f;
-  uint64_t base = 0;
+  uint64_t base = 0, out_start = r->out_total + r->out_len;
   bool ok = true, last = false;
 
   memset (&f, 0, sizeof f);
@@ -403,10 +483,16 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   f.at_start = true;
   decoder_init (&f.dec, r->cfg.from);
   f.dec.lone_surrogates_ok
-    = (r->cfg.policy.policy == POLICY_SURROGATEESCAPE
-       || (r->cfg.to->flags & CODEC_SURROGATE_CARRIER) != 0);
+    = (!r->cfg.well_formed_input
+       && (r->cfg.policy.policy == POLICY_SURROGATEESCAPE
+           || (r->cfg.to->flags & CODEC_SURROGATE_CARRIER) != 0));
+  if (f.dec.codec != r->fast_from)
+    {
+      r->fast = fast_select (f.dec.codec, r->cfg.to);
+      r->fast_from = f.dec.codec;
+    }
 
-  while (ok && !last)
+  while (ok && !last && r->write_errno == 0)
     {
       size_t n = safe_read (fd, r->in, r->cfg.block_size);
       if (n == SAFE_READ_ERROR)
@@ -414,11 +500,14 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
           error (0, errno, "%s", name);
           flush_encoder (r);
           write_out (r);
+          encoder_release (&r->enc);
           encoder_init (&r->enc, r->cfg.to);
+          decoder_release (&f.dec);
           /* A file that could not be read at all does not decide the
              BOM; one that was cut short by a read error did.  */
           if (!f.at_start)
             r->any_file = true;
+          keep_stats (r, &f, base, out_start);
           return FILE_READ_ERROR;
         }
       last = n == 0;
@@ -427,12 +516,22 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
       if (!ok || last)
         flush_encoder (r);
       write_out (r);
+      if (r->cfg.progress)
+        r->cfg.progress (r->cfg.progress_arg, n);
     }
   if (!r->any_file)
     decide_bom (r, false);
   r->any_file = true;
+  encoder_release (&r->enc);
   encoder_init (&r->enc, r->cfg.to);
+  decoder_release (&f.dec);
+  keep_stats (r, &f, base, out_start);
 
+  if (r->write_errno)
+    {
+      error (0, r->write_errno, "%s: write error", name);
+      return FILE_WRITE_ERROR;
+    }
   if (f.stopped)
     return FILE_STOPPED;
   if (f.errors > 0 && !r->cfg.quiet)
@@ -445,6 +544,7 @@ void
 pipeline_finish (struct run *r)
 {
   write_out (r);
+  encoder_release (&r->enc);
   free (r->in);
   free (r->pivot.cp);
   free (r->pivot.off);
@@ -458,6 +558,8 @@ decoder_init (struct decoder *d, struct codec const *c)
   memset (d, 0, sizeof *d);
   d->codec = c;
   d->endian = c->flags & CODEC_BOM_ALWAYS ? ENDIAN_UNKNOWN : c->endian;
+  if (c->flags & CODEC_STATEFUL)
+    ((struct stateful_codec const *) c)->decoder_open (d);
 }
 
 void
@@ -465,4 +567,23 @@ encoder_init (struct encoder *e, struct codec const *c)
 {
   e->codec = c;
   e->pending = 0;
+  e->impl = NULL;
+  if (c->flags & CODEC_STATEFUL)
+    ((struct stateful_codec const *) c)->encoder_open (e);
+}
+
+void
+decoder_release (struct decoder *d)
+{
+  if (d->codec && (d->codec->flags & CODEC_STATEFUL) && d->impl)
+    ((struct stateful_codec const *) d->codec)->decoder_close (d);
+  d->impl = NULL;
+}
+
+void
+encoder_release (struct encoder *e)
+{
+  if (e->codec && (e->codec->flags & CODEC_STATEFUL) && e->impl)
+    ((struct stateful_codec const *) e->codec)->encoder_close (e);
+  e->impl = NULL;
 }

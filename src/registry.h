@@ -1,4 +1,5 @@
-/* Names and aliases of the built-in encodings.  */
+/* Names and aliases of the encodings: the built-in ones, then iconv(3)'s
+   through the bridge.  */
 
 #ifndef UTF8CONV_REGISTRY_H
 #define UTF8CONV_REGISTRY_H
@@ -10,7 +11,19 @@
 /* The built-in codec called NAME (case-insensitive), or NULL.  */
 struct codec const *registry_find (char const *name);
 
-/* Print the built-in encodings, one a line, with their aliases.  */
+/* What the command line uses: the built-in codec called NAME, else a
+   codec that bridges NAME through iconv(3), or NULL if iconv(3) does not
+   know it either.  */
+struct codec const *registry_lookup (char const *name);
+
+/* The codec for NAME as a target with iconv's //TRANSLIT: one that asks
+   iconv(3) to transliterate what it cannot encode (legacy encodings,
+   built-in ones included), or the built-in codec of a Unicode form,
+   which can encode every character anyway; NULL if unknown.  */
+struct codec const *registry_lookup_translit (char const *name);
+
+/* Print the built-in encodings, one a line, with their aliases, then
+   a heading and the names iconv(3) offers.  */
 void registry_list (FILE *out);
 
 #endif

@@ -2,8 +2,9 @@
 
    This file parses the command line and runs each input through the
    pipeline (pipeline.c).  It owns the output file: standard output, or
-   the -o file, which is written through a temporary file and renamed when
-   it is also one of the inputs.  */
+   the -o file, which inplace.c replaces safely when it is also one of the
+   inputs.  With -i each file is converted alone into its own replacement
+   (inplace.c); with --check each file is converted alone, to nowhere.  */
 
 #include <config.h>
 
@@ -27,8 +28,11 @@
 #include "xalloc.h"
 
 #include "codec.h"
+#include "inplace.h"
 #include "pipeline.h"
 #include "policy.h"
+#include "progress.h"
+#include "report.h"
 #include "registry.h"
 #include "simd/kernels.h"
 
@@ -49,6 +53,9 @@ enum
   UNICODE_SUBST_OPTION,
   BOM_OPTION,
   BLOCK_SIZE_OPTION,
+  CHECK_OPTION,
+  REPORT_OPTION,
+  PROGRESS_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -62,6 +69,10 @@ static struct option const long_options[] = {
   {"bom", required_argument, NULL, BOM_OPTION},
   {"output", required_argument, NULL, 'o'},
   {"block-size", required_argument, NULL, BLOCK_SIZE_OPTION},
+  {"in-place", optional_argument, NULL, 'i'},
+  {"check", no_argument, NULL, CHECK_OPTION},
+  {"report", no_argument, NULL, REPORT_OPTION},
+  {"progress", no_argument, NULL, PROGRESS_OPTION},
   {"list", no_argument, NULL, 'l'},
   {"quiet", no_argument, NULL, 'q'},
   {"help", no_argument, NULL, HELP_OPTION},
@@ -88,7 +99,9 @@ With no FILE, or when FILE is -, read standard input.  Several files are\n\
 converted in turn and concatenated to the output.\n\
 \n\
 Encodings:\n\
-  -f, --from-code=ENC     the input encoding (default UTF-8)\n\
+  -f, --from-code=ENC     the input encoding (default UTF-8); 'auto' looks\n\
+                            for a BOM or BOM-less UTF-16, else reads UTF-8\n\
+                            with invalid bytes as CP1252\n\
   -t, --to-code=ENC       the output encoding (default UTF-8)\n\
   -l, --list              list the known encodings and exit\n\
 \n\
@@ -106,9 +119,19 @@ Errors:\n\
 Output:\n\
   -o, --output=FILE       write to FILE instead of standard output; FILE may\n\
                             also be an input\n\
+  -i, --in-place[=SUFFIX]\n\
+                          convert each FILE in place, keeping the original\n\
+                          as FILE+SUFFIX if SUFFIX is given\n\
+      --check             only check that each FILE is valid (and, with -t,\n\
+                            encodable); write no output\n\
       --bom=MODE          byte order marks: auto (default), strip, add\n\
       --block-size=N      read and convert N bytes at a time (default 65536)\n\
   -q, --quiet             print no warnings\n\
+      --report            print a summary of each file and a total on\n\
+                            standard error: bytes, characters, errors,\n\
+                            BOMs, detected encoding\n\
+      --progress          show progress on standard error when it is a\n\
+                            terminal\n\
       --help              display this help and exit\n\
       --version           output version information and exit\n\
 \n\
@@ -146,6 +169,7 @@ find_target (char const *name, bool *ignore)
   char *base = xstrdup (name);
   char *suffix = strstr (base, "//");
   struct codec const *c;
+  bool translit = false;
 
   *ignore = false;
   if (suffix)
@@ -161,15 +185,23 @@ find_target (char const *name, bool *ignore)
             *next = '\0';
           if (strcasecmp (s, "IGNORE") == 0)
             *ignore = true;
-          else if (*s && strcasecmp (s, "TRANSLIT") != 0)
+          else if (strcasecmp (s, "TRANSLIT") == 0)
+            translit = true;
+          else if (*s)
             unknown_encoding (name);
           s = next;
         }
     }
-  c = registry_find (base);
+  c = translit ? registry_lookup_translit (base) : registry_lookup (base);
   free (base);
   if (!c)
     unknown_encoding (name);
+  /* -f auto detects an input encoding; it has no encoder.  */
+  if (!c->encode)
+    {
+      error (0, 0, "%s is only an input encoding (-f auto)", quote (name));
+      exit (EXIT_TROUBLE);
+    }
   return c;
 }
 
@@ -195,18 +227,8 @@ reserve_standard_fds (void)
       }
 }
 
-/* The temporary output file, removed at exit unless renamed.  */
-static char *temp_name;
-
-static void
-remove_temp (void)
-{
-  if (temp_name)
-    {
-      unlink (temp_name);
-      temp_name = NULL;
-    }
-}
+/* The replacement of the -o file when it is also an input, or NULL.  */
+static struct inplace *output_replacement;
 
 /* Whether the file called NAME ("-" for standard input) is the file
    described by ST.  */
@@ -220,8 +242,8 @@ same_file (char const *name, struct stat const *st)
 }
 
 /* Open the output file OUTPUT for the inputs FILES[0..NFILES).  When it
-   is also an input, create a temporary file beside it instead, to be
-   renamed over it by commit_output.  */
+   is a regular file that is also an input, start replacing it instead
+   (inplace.c), to be committed by finish_output.  */
 static int
 open_output (char const *output, char *const *files, int nfiles)
 {
@@ -229,7 +251,7 @@ open_output (char const *output, char *const *files, int nfiles)
   bool is_input = false;
   int fd, i;
 
-  if (stat (output, &st) == 0)
+  if (stat (output, &st) == 0 && S_ISREG (st.st_mode))
     {
       if (nfiles == 0)
         is_input = same_file ("-", &st);
@@ -243,47 +265,185 @@ open_output (char const *output, char *const *files, int nfiles)
         error (EXIT_TROUBLE, errno, "%s", quote (output));
       return fd;
     }
-
-  {
-    char const *slash = strrchr (output, '/');
-    size_t dirlen = slash ? (size_t) (slash - output) + 1 : 0;
-    char const *pattern = ".utf8conv-XXXXXX";
-    temp_name = xmalloc (dirlen + strlen (pattern) + 1);
-    memcpy (temp_name, output, dirlen);
-    strcpy (temp_name + dirlen, pattern);
-  }
-  fd = mkstemp (temp_name);
-  if (fd < 0)
-    {
-      int e = errno;
-      free (temp_name);
-      temp_name = NULL;
-      error (EXIT_TROUBLE, e, "cannot create a temporary file beside %s",
-             quote (output));
-    }
-  atexit (remove_temp);
-  if (fchmod (fd, st.st_mode & 07777) != 0)
-    error (EXIT_TROUBLE, errno, "%s", quote (temp_name));
-  return fd;
+  output_replacement = inplace_create (output);
+  if (!output_replacement)
+    exit (EXIT_TROUBLE);
+  return inplace_output_fd (output_replacement);
 }
 
-/* Finish the output: rename the temporary file over OUTPUT when COMMIT,
-   remove it otherwise.  */
+/* Finish the output: put the replacement in place when COMMIT, discard
+   it otherwise.  */
 static void
 finish_output (int fd, char const *output, bool commit)
 {
-  if (temp_name && commit && fsync (fd) != 0)
-    error (EXIT_TROUBLE, errno, "%s", quote (output));
-  if (close (fd) != 0)
-    error (EXIT_TROUBLE, errno, "%s", quote (output));
-  if (temp_name && commit)
+  if (!output_replacement)
     {
-      if (rename (temp_name, output) != 0)
-        error (EXIT_TROUBLE, errno, "cannot replace %s", quote (output));
-      free (temp_name);
-      temp_name = NULL;
+      if (close (fd) != 0)
+        error (EXIT_TROUBLE, errno, "%s", quote (output));
     }
-  remove_temp ();
+  else if (!commit)
+    inplace_cancel (output_replacement);
+  else if (!inplace_commit (output_replacement, NULL))
+    exit (EXIT_TROUBLE);
+}
+
+/* --report and --progress, when asked for (and, for --progress, when
+   standard error is a terminal).  */
+static struct report *report;
+static struct progress *progress;
+
+/* --report: the line of the file NAME, which RUN has just converted.  */
+static void
+report_converted (struct run const *run, char const *name)
+{
+  struct file_stats st;
+  if (!report)
+    return;
+  pipeline_file_stats (run, &st);
+  progress_clear (progress);
+  report_file (report, name, &st);
+}
+
+/* --report: the line of the file NAME, which could not be opened.  */
+static void
+report_unopened (char const *name)
+{
+  struct file_stats st;
+  if (!report)
+    return;
+  memset (&st, 0, sizeof st);
+  st.unread = true;
+  progress_clear (progress);
+  report_file (report, name, &st);
+}
+
+/* The total size of FILES[0..NFILES) for --progress, or -1 when one of
+   them is not a regular file (a pipe, a terminal) or cannot be seen.  */
+static int64_t
+total_size (char *const *files, int nfiles)
+{
+  int64_t total = 0;
+  int i;
+  for (i = 0; i < nfiles; i++)
+    {
+      struct stat st;
+      int r = (strcmp (files[i], "-") == 0 ? fstat (STDIN_FILENO, &st)
+               : stat (files[i], &st));
+      if (r != 0 || !S_ISREG (st.st_mode))
+        return -1;
+      total += st.st_size;
+    }
+  return total;
+}
+
+/* Start --report and --progress for FILES[0..NFILES) as CFG says, and
+   arrange for them to end at exit: the progress line is cleared, then
+   the total is printed.  */
+static void end_report_and_progress (void);
+
+static void
+start_report_and_progress (struct run_config *cfg, bool want_progress,
+                           char *const *files, int nfiles)
+{
+  if (cfg->report)
+    report = report_start (cfg->policy.policy);
+  if (want_progress)
+    progress = progress_start (total_size (files, nfiles));
+  if (progress)
+    {
+      cfg->progress = progress_update;
+      cfg->progress_arg = progress;
+    }
+  if (report || progress)
+    atexit (end_report_and_progress);
+}
+
+static void
+end_report_and_progress (void)
+{
+  progress_finish (progress);
+  progress = NULL;
+  if (report)
+    report_total (report);
+  report = NULL;
+}
+
+/* STATUS so far, made worse by a file's result R: 2 wins over 1.  */
+static int
+add_result (int status, enum file_result r)
+{
+  if (r == FILE_READ_ERROR || r == FILE_WRITE_ERROR)
+    return EXIT_TROUBLE;
+  if ((r == FILE_STOPPED || r == FILE_DROPPED) && status == EXIT_SUCCESS)
+    return EXIT_DATA;
+  return status;
+}
+
+/* --check: convert each of FILES[0..NFILES) alone, with its own decoder,
+   discarding the output.  Returns the exit status.  */
+static int
+check_files (struct run_config const *cfg, char *const *files, int nfiles)
+{
+  int status = EXIT_SUCCESS, i;
+
+  for (i = 0; i < nfiles; i++)
+    {
+      char const *name = files[i];
+      bool is_stdin = strcmp (name, "-") == 0;
+      int fd = is_stdin ? STDIN_FILENO : open (name, O_RDONLY);
+      struct run *run;
+      enum file_result r;
+
+      if (fd < 0)
+        {
+          error (0, errno, "%s", name);
+          report_unopened (name);
+          status = EXIT_TROUBLE;
+          continue;
+        }
+      run = pipeline_start (cfg, -1);
+      r = pipeline_convert_fd (run, fd, name);
+      report_converted (run, name);
+      pipeline_finish (run);
+      if (!is_stdin && close (fd) != 0)
+        {
+          error (0, errno, "%s", name);
+          r = FILE_READ_ERROR;
+        }
+      status = add_result (status, r);
+    }
+  return status;
+}
+
+/* -i: convert the file NAME alone into its replacement, and put that in
+   place only if the whole file converted.  Returns the exit status.  */
+static int
+convert_in_place (struct run_config const *cfg, char const *name,
+                  char const *suffix)
+{
+  struct inplace *ip = inplace_open (name, cfg->quiet);
+  struct run *run;
+  enum file_result r;
+
+  if (!ip)
+    {
+      report_unopened (name);
+      return EXIT_TROUBLE;
+    }
+  run = pipeline_start (cfg, inplace_output_fd (ip));
+  r = pipeline_convert_fd (run, inplace_input_fd (ip), name);
+  report_converted (run, name);
+  pipeline_finish (run);
+  /* Under `ignore' the loss was asked for: the file is replaced, and the
+     status still says that something was dropped.  */
+  if (r == FILE_OK || r == FILE_DROPPED)
+    {
+      if (!inplace_commit (ip, suffix))
+        return EXIT_TROUBLE;
+    }
+  else
+    inplace_cancel (ip);
+  return add_result (EXIT_SUCCESS, r);
 }
 
 int
@@ -292,6 +452,9 @@ main (int argc, char **argv)
   struct run_config cfg;
   char const *from = "UTF-8", *to = "UTF-8", *output = NULL;
   bool policy_given = false, subst_given = false, to_ignore;
+  bool to_given = false, in_place = false, check = false;
+  bool want_progress = false;
+  char const *suffix = NULL;
   int c, status = EXIT_SUCCESS, out_fd = STDOUT_FILENO, i, nfiles;
   char *const *files;
   static char *const stdin_only[] = { (char *) "-" };
@@ -301,7 +464,10 @@ main (int argc, char **argv)
   /* Diagnostics are an interface that scripts match: always name the
      program the same way, however it was invoked.  */
   program_name = "utf8conv";
+#if defined __GLIBC__
+  /* glibc's error () prints this name.  */
   program_invocation_name = (char *) "utf8conv";
+#endif
   argv[0] = (char *) "utf8conv";
   atexit (close_stdout);
   /* A reader that goes away ends the program quietly, as with cat, even
@@ -313,8 +479,8 @@ main (int argc, char **argv)
   cfg.bom = BOM_AUTO;
   cfg.block_size = 65536;
 
-  while ((c = getopt_long (argc, argv, "f:t:e:co:lq", long_options, NULL))
-         != -1)
+  while ((c = getopt_long (argc, argv, "f:t:e:co:i::lq", long_options,
+                           NULL)) != -1)
     switch (c)
       {
       case 'f':
@@ -322,6 +488,7 @@ main (int argc, char **argv)
         break;
       case 't':
         to = optarg;
+        to_given = true;
         break;
       case 'e':
         if (!policy_parse (optarg, &cfg.policy.policy))
@@ -357,6 +524,19 @@ main (int argc, char **argv)
       case 'o':
         output = optarg;
         break;
+      case 'i':
+        in_place = true;
+        suffix = optarg;
+        break;
+      case CHECK_OPTION:
+        check = true;
+        break;
+      case REPORT_OPTION:
+        cfg.report = true;
+        break;
+      case PROGRESS_OPTION:
+        want_progress = true;
+        break;
       case BLOCK_SIZE_OPTION:
         {
           char *end;
@@ -385,7 +565,7 @@ main (int argc, char **argv)
         usage (EXIT_TROUBLE);
       }
 
-  cfg.from = registry_find (from);
+  cfg.from = registry_lookup (from);
   if (!cfg.from)
     unknown_encoding (from);
   cfg.to = find_target (to, &to_ignore);
@@ -407,6 +587,33 @@ main (int argc, char **argv)
 
   nfiles = argc - optind;
   files = argv + optind;
+  if (in_place)
+    {
+      if (output)
+        usage_error ("cannot combine --in-place and --output", NULL);
+      if (check)
+        usage_error ("cannot combine --in-place and --check", NULL);
+      if (nfiles == 0)
+        usage_error ("--in-place needs a FILE", NULL);
+      for (i = 0; i < nfiles; i++)
+        if (strcmp (files[i], "-") == 0)
+          usage_error ("--in-place cannot convert standard input", NULL);
+      cfg.write_errors_return = true;
+    }
+  if (check)
+    {
+      if (output)
+        usage_error ("cannot combine --check and --output", NULL);
+      /* Checking is strict whatever -e says.  Without -t only the input
+         is checked: UTF-32LE encodes everything a decoder produces, lone
+         surrogates included, and does not make UTF-16 lone surrogates
+         data as a WTF-8 target would.  */
+      cfg.policy.policy = POLICY_STRICT;
+      if (!to_given)
+        cfg.to = registry_find ("UTF-32LE");
+      cfg.silent = cfg.quiet;
+      cfg.well_formed_input = true;
+    }
   if (nfiles == 0)
     {
       files = stdin_only;
@@ -421,6 +628,19 @@ main (int argc, char **argv)
     }
 
   reserve_standard_fds ();
+  start_report_and_progress (&cfg, want_progress, files, nfiles);
+  if (check)
+    return check_files (&cfg, files, nfiles);
+  if (in_place)
+    {
+      for (i = 0; i < nfiles; i++)
+        {
+          int s = convert_in_place (&cfg, files[i], suffix);
+          if (status < s)
+            status = s;
+        }
+      return status;
+    }
   if (output)
     out_fd = open_output (output, files, nfiles);
 
@@ -435,10 +655,12 @@ main (int argc, char **argv)
       if (fd < 0)
         {
           error (0, errno, "%s", name);
+          report_unopened (name);
           status = EXIT_TROUBLE;
           continue;
         }
       r = pipeline_convert_fd (run, fd, name);
+      report_converted (run, name);
       if (!is_stdin && close (fd) != 0)
         {
           error (0, errno, "%s", name);

@@ -1,7 +1,19 @@
-/* UTF-8.
+/* UTF-8 and its variants CESU-8, MUTF-8 and WTF-8.
 
-   Specification: RFC 3629 and Unicode 15, §3.9, Table 3-7 (well-formed
-   UTF-8 byte sequences):
+   The four differ only in a variant descriptor: a table saying what each
+   lead byte may start (the number of continuation bytes, the range of the
+   first one, and the error kind when that range is violated), computed
+   by macros from a few flags, plus the flags themselves.  One decoding
+   step and one encoding step read the descriptor; each variant
+   instantiates the batch loops of step.h with it.
+
+   An ill-formed sequence is reported as its maximal subpart (Unicode 15,
+   §3.9): the longest prefix of a sequence that is well-formed in that
+   variant, or one byte when there is none.  The byte that broke the
+   sequence is read again as the possible start of the next one.
+
+   UTF-8.  Specification: RFC 3629 and Unicode 15, §3.9, Table 3-7
+   (well-formed UTF-8 byte sequences):
 
      U+0000..U+007F     00..7F
      U+0080..U+07FF     C2..DF  80..BF
@@ -13,58 +25,144 @@
      U+40000..U+FFFFF   F1..F3  80..BF  80..BF  80..BF
      U+100000..U+10FFFF F4      80..8F  80..BF  80..BF
 
-   No overlong forms, no surrogates, nothing above U+10FFFF.  An
-   ill-formed sequence is reported as its maximal subpart: the longest
-   prefix of a well-formed sequence, or one byte when there is none.  */
+   No overlong forms, no surrogates, nothing above U+10FFFF.  Error kinds:
+   C0 and C1 are overlong leads, 80..BF where a character starts an
+   unexpected continuation, E0 80..9F and F0 80..8F overlong, ED A0..BF a
+   surrogate, F4 90..BF and F5..FD beyond U+10FFFF, FE and FF invalid
+   bytes, and a sequence cut short (also by the end of input) truncated.
+
+   CESU-8.  Specification: Unicode Technical Report #26.  U+0000..U+FFFF
+   as in UTF-8 (so no surrogate code point alone); U+10000..U+10FFFF only
+   as the UTF-16 surrogate pair, each unit in a 3-byte form:
+
+     ED A0..AF 80..BF ED B0..BF 80..BF
+
+   Decisions: 4-byte forms are ill-formed, and F0..F4 are reported as
+   invalid bytes (they never occur in CESU-8), one byte each; their
+   continuation bytes follow as unexpected continuations.  A lone
+   surrogate is ill-formed: a lone low surrogate (ED B0..BF) is the lead
+   ED alone, as a surrogate, and its continuation bytes follow as
+   unexpected continuations; a high surrogate not followed by a low one
+   is the prefix of the 6-byte form that was read, as truncated (ED A0 80
+   41 is one 3-byte error then 'A'; ED A0 80 ED B0 41 one 5-byte error
+   then 'A'; ED A0 80 ED 9F BF one 4-byte error, since ED A0 80 ED is a
+   prefix of the 6-byte form, then 9F and BF as unexpected
+   continuations).  A supplementary character is never encoded in 4
+   bytes; a lone surrogate cannot be encoded.
+
+   MUTF-8 (Java's "modified UTF-8").  Specification: the Java SE API,
+   java.io.DataInput, "Modified UTF-8", and JVMS §4.4.7.  U+0000 is
+   C0 80, the only overlong form accepted; a raw 00 byte is accepted on
+   input (as DataInput.readUTF does) but never written.  Supplementary
+   characters are surrogate pairs of 3-byte forms as in CESU-8, and 4-byte
+   forms are ill-formed (F0..F4 are invalid bytes).  Lone surrogates are
+   data in both directions, since Java strings may hold them: a high
+   surrogate's 3-byte form followed by a low one's decodes to the
+   supplementary character, any other surrogate form to the surrogate
+   itself, so that any string of UTF-16 code units survives a round
+   trip.  C0 not followed by 80 is a 1-byte error: overlong before a
+   continuation byte, truncated before anything else.
+
+   WTF-8.  Specification: Simon Sapin, "The WTF-8 encoding"
+   (https://simonsapin.github.io/wtf-8/).  UTF-8 plus lone surrogates as
+   3-byte forms (ED A0..BF 80..BF), decoded as the surrogate values
+   themselves.  A surrogate pair must use the 4-byte form, so a high
+   surrogate's 3-byte form directly followed by a low one's is
+   ill-formed: the high one is kept as data and the low one's three bytes
+   are one error of kind "surrogate".  The encoder writes lone
+   surrogates as 3-byte forms and joins a high surrogate directly
+   followed by a low one into the 4-byte form: it holds a high surrogate
+   back until the next value or the flush at the end of the input.  */
 
 #include <config.h>
 
 #include "step.h"
+
+/* What sets a variant apart from UTF-8.  */
+enum
+{
+  /* Supplementary characters are two 3-byte surrogate forms, and 4-byte
+     forms are ill-formed (CESU-8, MUTF-8).  */
+  V_PAIRS = 1,
+  /* Surrogates are data, written as 3-byte forms (MUTF-8, WTF-8).  */
+  V_LONE = 2,
+  /* U+0000 is C0 80 (MUTF-8).  */
+  V_NUL_C080 = 4,
+  /* A surrogate pair must be a 4-byte form: the decoder rejects two
+     3-byte forms, the encoder joins them (WTF-8).  */
+  V_JOIN = 8
+};
 
 /* What a byte can start: the number of continuation bytes that follow,
    the range allowed for the first of them, and why a continuation byte
    outside that range breaks the sequence.  */
 struct utf8_lead
 {
-  unsigned int more;            /* 0 for an ASCII byte or an error.  */
+  uint8_t more;                 /* 0 for an ASCII byte or an error.  */
   uint8_t lo, hi;               /* Range of the first continuation.  */
-  enum err_kind narrow;         /* A continuation outside LO..HI.  */
-  enum err_kind bad;            /* The byte cannot start a character.  */
+  uint8_t narrow;               /* enum err_kind: a continuation outside
+                                   LO..HI.  */
+  uint8_t bad;                  /* enum err_kind: the byte cannot start a
+                                   character.  */
 };
 
-static inline struct utf8_lead
-utf8_lead (uint8_t b)
+struct utf8_variant
 {
-  struct utf8_lead l = { 0, 0x80, 0xBF, ERR_TRUNCATED, ERR_NONE };
-  if (b < 0x80)
-    ;
-  else if (b < 0xC0)
-    l.bad = ERR_CONTINUATION;
-  else if (b < 0xC2)
-    l.bad = ERR_OVERLONG;       /* C0 and C1 only start overlong forms.  */
-  else if (b < 0xE0)
-    l.more = 1;
-  else if (b < 0xF0)
-    {
-      l.more = 2;
-      if (b == 0xE0)
-        l.lo = 0xA0, l.narrow = ERR_OVERLONG;
-      else if (b == 0xED)
-        l.hi = 0x9F, l.narrow = ERR_SURROGATE;
-    }
-  else if (b < 0xF5)
-    {
-      l.more = 3;
-      if (b == 0xF0)
-        l.lo = 0x90, l.narrow = ERR_OVERLONG;
-      else if (b == 0xF4)
-        l.hi = 0x8F, l.narrow = ERR_TOO_BIG;
-    }
-  else if (b < 0xFE)
-    l.bad = ERR_TOO_BIG;        /* Old 4- to 6-byte forms.  */
-  else
-    l.bad = ERR_INVALID_BYTE;
-  return l;
+  unsigned int flags;
+  struct utf8_lead lead[256];
+};
+
+/* The lead table entry of byte B in the variant with flags F.  */
+#define LEAD_MORE(F, b)                                                 \
+  ((b) < 0xC0 ? 0                                                       \
+   : (b) < 0xC2 ? ((b) == 0xC0 && ((F) & V_NUL_C080) ? 1 : 0)           \
+   : (b) < 0xE0 ? 1                                                     \
+   : (b) < 0xF0 ? 2                                                     \
+   : (b) < 0xF5 && !((F) & V_PAIRS) ? 3 : 0)
+#define LEAD_LO(F, b) ((b) == 0xE0 ? 0xA0 : (b) == 0xF0 ? 0x90 : 0x80)
+/* ED A0..AF starts a high surrogate, ED B0..BF a low one.  */
+#define LEAD_HI(F, b)                                                   \
+  ((b) == 0xC0 ? 0x80                                                   \
+   : (b) == 0xED ? ((F) & V_LONE ? 0xBF : (F) & V_PAIRS ? 0xAF : 0x9F)  \
+   : (b) == 0xF4 ? 0x8F : 0xBF)
+#define LEAD_NARROW(F, b)                                               \
+  ((b) == 0xC0 || (b) == 0xE0 || (b) == 0xF0 ? ERR_OVERLONG             \
+   : (b) == 0xED ? ERR_SURROGATE                                        \
+   : (b) == 0xF4 ? ERR_TOO_BIG : ERR_TRUNCATED)
+#define LEAD_BAD(F, b)                                                  \
+  ((b) < 0x80 || LEAD_MORE (F, b) > 0 ? ERR_NONE                        \
+   : (b) < 0xC0 ? ERR_CONTINUATION                                      \
+   : (b) < 0xC2 ? ERR_OVERLONG     /* C0 and C1 start overlong forms.  */ \
+   : (b) < 0xF5 ? ERR_INVALID_BYTE /* 4-byte forms with V_PAIRS.  */    \
+   : (b) < 0xFE ? ERR_TOO_BIG      /* Old 4- to 6-byte forms.  */       \
+   : ERR_INVALID_BYTE)
+
+#define LEAD(F, b)                                                      \
+  { LEAD_MORE (F, b), LEAD_LO (F, b), LEAD_HI (F, b),                   \
+    LEAD_NARROW (F, b), LEAD_BAD (F, b) },
+#define LEADS4(F, b)                                                    \
+  LEAD (F, b) LEAD (F, (b) + 1) LEAD (F, (b) + 2) LEAD (F, (b) + 3)
+#define LEADS16(F, b)                                                   \
+  LEADS4 (F, b) LEADS4 (F, (b) + 4) LEADS4 (F, (b) + 8)                 \
+  LEADS4 (F, (b) + 12)
+#define LEADS64(F, b)                                                   \
+  LEADS16 (F, b) LEADS16 (F, (b) + 16) LEADS16 (F, (b) + 32)            \
+  LEADS16 (F, (b) + 48)
+#define UTF8_VARIANT(F)                                                 \
+  { F, { LEADS64 (F, 0) LEADS64 (F, 64) LEADS64 (F, 128)                \
+         LEADS64 (F, 192) } }
+
+static struct utf8_variant const utf8_variant = UTF8_VARIANT (0);
+static struct utf8_variant const cesu8_variant = UTF8_VARIANT (V_PAIRS);
+static struct utf8_variant const mutf8_variant
+  = UTF8_VARIANT (V_PAIRS | V_LONE | V_NUL_C080);
+static struct utf8_variant const wtf8_variant
+  = UTF8_VARIANT (V_LONE | V_JOIN);
+
+static inline bool
+in_range (uint8_t b, uint8_t lo, uint8_t hi)
+{
+  return lo <= b && b <= hi;
 }
 
 static inline bool
@@ -73,25 +171,96 @@ is_continuation (uint8_t b)
   return (b & 0xC0) == 0x80;
 }
 
+/* S[0..3) is the 3-byte form of the surrogate C, in a variant that has
+   surrogate forms.  Decide what it is, looking at the 3-byte form that
+   may follow a high surrogate.  Returns as a step function does.
+
+   A high surrogate whose following bytes may still turn out to be a low
+   one's form is held back (STEP_TOOFEW: the batch loop keeps it in the
+   decoder's carry) until they are known.  WTF-8 then returns the high
+   one as data and remembers, in the decoder, that the low one's form
+   comes next: the very next step reads it as an error, whether it is in
+   the same buffer or the next.  Nothing else can come between, since
+   the low one's form starts with ED, which the ASCII loop leaves
+   alone.  */
 static inline int
-utf8_step (struct decoder *d, uint8_t const *s, size_t n, bool last,
-           ucs4_t *cp, enum err_kind *kind)
+surrogate_step (struct utf8_variant const *v, struct decoder *d,
+                uint8_t const *s, size_t n, bool last, ucs4_t c,
+                ucs4_t *cp, enum err_kind *kind)
+{
+  unsigned int k;
+
+  if (0xDC00 <= c)
+    {
+      /* A low surrogate: the lead table lets it through only with
+         V_LONE.  */
+      if (d->low_after_high)
+        {
+          d->low_after_high = false;
+          *kind = ERR_SURROGATE;
+          return -3;
+        }
+      *cp = c;
+      return 3;
+    }
+
+  if (v->flags & (V_PAIRS | V_JOIN))
+    {
+      /* Is the next thing a low surrogate's 3-byte form?  */
+      for (k = 3; k < 6; k++)
+        {
+          if (k >= n)
+            {
+              if (!last)
+                return STEP_TOOFEW;
+              break;
+            }
+          if (!(k == 3 ? s[k] == 0xED
+                : k == 4 ? in_range (s[k], 0xB0, 0xBF)
+                : is_continuation (s[k])))
+            break;
+        }
+      if (k == 6)
+        {
+          ucs4_t low = 0xD000 | (ucs4_t) (s[4] & 0x3F) << 6 | (s[5] & 0x3F);
+          if (v->flags & V_PAIRS)
+            {
+              *cp = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
+              return 6;
+            }
+          /* WTF-8: the high one is data, the low one an error.  */
+          d->low_after_high = true;
+        }
+      else if (!(v->flags & V_LONE))
+        {
+          /* CESU-8: S[0..K) is a prefix of the 6-byte form.  */
+          *kind = ERR_TRUNCATED;
+          return -(int) k;
+        }
+    }
+  *cp = c;
+  return 3;
+}
+
+static inline int
+variant_step (struct utf8_variant const *v, struct decoder *d,
+              uint8_t const *s, size_t n, bool last, ucs4_t *cp,
+              enum err_kind *kind)
 {
   uint8_t b = s[0];
   struct utf8_lead l;
   ucs4_t c;
   unsigned int k;
 
-  (void) d;
   if (b < 0x80)
     {
       *cp = b;
       return 1;
     }
-  l = utf8_lead (b);
+  l = v->lead[b];
   if (l.more == 0)
     {
-      *kind = l.bad;
+      *kind = (enum err_kind) l.bad;
       return -1;
     }
   c = b & (0x7F >> (l.more + 1));
@@ -105,41 +274,32 @@ utf8_step (struct decoder *d, uint8_t const *s, size_t n, bool last,
           *kind = ERR_TRUNCATED;
           return -(int) k;
         }
-      if (s[k] < lo || hi < s[k])
+      if (!in_range (s[k], lo, hi))
         {
-          *kind = k == 1 && is_continuation (s[k]) ? l.narrow : ERR_TRUNCATED;
+          *kind = (k == 1 && is_continuation (s[k])
+                   ? (enum err_kind) l.narrow : ERR_TRUNCATED);
           return -(int) k;
         }
       c = (c << 6) | (s[k] & 0x3F);
     }
+  if ((v->flags & (V_PAIRS | V_LONE)) && (c & 0xFFFFF800) == 0xD800)
+    return surrogate_step (v, d, s, n, last, c, cp, kind);
   *cp = c;
   return (int) l.more + 1;
 }
 
 static inline int
-utf8_encode_step (struct encoder *e, ucs4_t c, uint8_t *out)
+put3 (uint8_t *out, ucs4_t c)
 {
-  (void) e;
-  if (c < 0x80)
-    {
-      out[0] = (uint8_t) c;
-      return 1;
-    }
-  if (c < 0x800)
-    {
-      out[0] = (uint8_t) (0xC0 | (c >> 6));
-      out[1] = (uint8_t) (0x80 | (c & 0x3F));
-      return 2;
-    }
-  if (c < 0x10000)
-    {
-      if (0xD800 <= c && c < 0xE000)
-        return STEP_UNENCODABLE;
-      out[0] = (uint8_t) (0xE0 | (c >> 12));
-      out[1] = (uint8_t) (0x80 | ((c >> 6) & 0x3F));
-      out[2] = (uint8_t) (0x80 | (c & 0x3F));
-      return 3;
-    }
+  out[0] = (uint8_t) (0xE0 | (c >> 12));
+  out[1] = (uint8_t) (0x80 | ((c >> 6) & 0x3F));
+  out[2] = (uint8_t) (0x80 | (c & 0x3F));
+  return 3;
+}
+
+static inline int
+put4 (uint8_t *out, ucs4_t c)
+{
   out[0] = (uint8_t) (0xF0 | (c >> 18));
   out[1] = (uint8_t) (0x80 | ((c >> 12) & 0x3F));
   out[2] = (uint8_t) (0x80 | ((c >> 6) & 0x3F));
@@ -147,12 +307,135 @@ utf8_encode_step (struct encoder *e, ucs4_t c, uint8_t *out)
   return 4;
 }
 
-static DEFINE_BATCH_DECODER (utf8_decode, utf8_step, 1)
-static DEFINE_BATCH_ENCODER (utf8_encode, utf8_encode_step)
+static inline bool
+is_high (ucs4_t c)
+{
+  return 0xD800 <= c && c < 0xDC00;
+}
+
+static inline bool
+is_low (ucs4_t c)
+{
+  return 0xDC00 <= c && c < 0xE000;
+}
+
+static inline int
+variant_encode_step (struct utf8_variant const *v, struct encoder *e,
+                     ucs4_t c, uint8_t *out)
+{
+  int k = 0;
+
+  if (v->flags & V_JOIN)
+    {
+      /* Hold a high surrogate back, in case a low one follows.  */
+      if (e->pending != 0)
+        {
+          ucs4_t high = e->pending;
+          e->pending = 0;
+          if (is_low (c))
+            return put4 (out, 0x10000 + ((high - 0xD800) << 10)
+                         + (c - 0xDC00));
+          k = put3 (out, high);
+        }
+      if (is_high (c))
+        {
+          e->pending = c;
+          return k;
+        }
+    }
+  out += k;
+  if (c < 0x80)
+    {
+      if (c == 0 && (v->flags & V_NUL_C080))
+        {
+          out[0] = 0xC0;
+          out[1] = 0x80;
+          return k + 2;
+        }
+      out[0] = (uint8_t) c;
+      return k + 1;
+    }
+  if (c < 0x800)
+    {
+      out[0] = (uint8_t) (0xC0 | (c >> 6));
+      out[1] = (uint8_t) (0x80 | (c & 0x3F));
+      return k + 2;
+    }
+  if (c < 0x10000)
+    {
+      /* Only V_JOIN writes anything before this point, and it accepts
+         every surrogate.  */
+      if (0xD800 <= c && c < 0xE000 && !(v->flags & V_LONE))
+        return STEP_UNENCODABLE;
+      return k + put3 (out, c);
+    }
+  if (v->flags & V_PAIRS)
+    {
+      c -= 0x10000;
+      put3 (out, 0xD800 + (c >> 10));
+      put3 (out + 3, 0xDC00 + (c & 0x3FF));
+      return k + 6;
+    }
+  return k + put4 (out, c);
+}
+
+/* Write out the high surrogate the WTF-8 encoder holds back.  */
+static size_t
+wtf8_flush (struct encoder *e, uint8_t *out)
+{
+  ucs4_t high = e->pending;
+  if (high == 0)
+    return 0;
+  e->pending = 0;
+  return (size_t) put3 (out, high);
+}
+
+/* Define the step functions, batch loops and codec of one variant.  */
+#define DEFINE_VARIANT(V)                                                \
+  static int                                                             \
+  V##_step (struct decoder *d, uint8_t const *s, size_t n, bool last,    \
+            ucs4_t *cp, enum err_kind *kind)                             \
+  {                                                                      \
+    return variant_step (&V##_variant, d, s, n, last, cp, kind);         \
+  }                                                                      \
+  static int                                                             \
+  V##_encode_step (struct encoder *e, ucs4_t c, uint8_t *out)            \
+  {                                                                      \
+    return variant_encode_step (&V##_variant, e, c, out);                \
+  }                                                                      \
+  static DEFINE_BATCH_DECODER (V##_decode, V##_step, 1)                  \
+  static DEFINE_BATCH_ENCODER (V##_encode, V##_encode_step)
+
+DEFINE_VARIANT (utf8)
+DEFINE_VARIANT (cesu8)
+DEFINE_VARIANT (mutf8)
+DEFINE_VARIANT (wtf8)
 
 static char const *const utf8_aliases[] = { "UTF8", NULL };
+static char const *const cesu8_aliases[] = { "CESU8", NULL };
+static char const *const mutf8_aliases[] = {
+  "MODIFIED-UTF-8", "JAVA", "MUTF8", NULL
+};
+static char const *const wtf8_aliases[] = { "WTF8", NULL };
 
 struct codec const codec_utf8 = {
   "UTF-8", utf8_aliases, utf8_decode, utf8_encode, NULL,
   CODEC_UNICODE, ENDIAN_UNKNOWN, NULL
+};
+
+struct codec const codec_cesu8 = {
+  "CESU-8", cesu8_aliases, cesu8_decode, cesu8_encode, NULL,
+  CODEC_UNICODE, ENDIAN_UNKNOWN, NULL
+};
+
+struct codec const codec_mutf8 = {
+  "MUTF-8", mutf8_aliases, mutf8_decode, mutf8_encode, NULL,
+  CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_SURROGATE_CARRIER,
+  ENDIAN_UNKNOWN, NULL
+};
+
+struct codec const codec_wtf8 = {
+  "WTF-8", wtf8_aliases, wtf8_decode, wtf8_encode, wtf8_flush,
+  CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_SURROGATE_CARRIER,
+  ENDIAN_UNKNOWN, NULL
 };

@@ -186,9 +186,15 @@ enum
   CARRY = TOO_SHORT | TOO_LONG | TWO_CONTS
 };
 
+/* A byte of a lookup table, as the signed char the intrinsics take.  */
+#define B8(x) ((char) (unsigned char) (x))
 #define TABLE16(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p)          \
-  _mm256_setr_epi8 (a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p,       \
-                    a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p)
+  _mm256_setr_epi8 (B8 (a), B8 (b), B8 (c), B8 (d), B8 (e), B8 (f),        \
+                    B8 (g), B8 (h), B8 (i), B8 (j), B8 (k), B8 (l),        \
+                    B8 (m), B8 (n), B8 (o), B8 (p),                        \
+                    B8 (a), B8 (b), B8 (c), B8 (d), B8 (e), B8 (f),        \
+                    B8 (g), B8 (h), B8 (i), B8 (j), B8 (k), B8 (l),        \
+                    B8 (m), B8 (n), B8 (o), B8 (p))
 
 /* The bytes of IN shifted by K places, with the last bytes of PREV
    coming in at the front.  */

@@ -1,0 +1,592 @@
+/* The iconv(3) bridge: every encoding that is not built in.
+
+   Specification: POSIX iconv_open(3), iconv(3), iconv_close(3), as
+   implemented by glibc or GNU libiconv.  A bridged decoder converts its
+   input to UTF-32LE and reads the values little-endian; a bridged encoder
+   converts each pivot value from UTF-32LE.  The pivot needs the input
+   offset of every value, and policy.c needs to know exactly which value
+   cannot be encoded, so both directions convert one character per
+   iconv() call:
+
+   - Decoding gives iconv() the shortest prefix of the input it can do
+     something with (1 byte, then 2, ... while it says EINVAL) and an
+     output room of exactly 4 bytes, so each call converts one character
+     or one shift sequence, or finds one error.  Feeding the shortest
+     prefix makes what each call consumes independent of where the
+     buffers were split: given more, iconv() would also swallow a shift
+     sequence after a character when the input ends there, but not when
+     another character follows.  Bytes consumed without output (shift
+     sequences) belong to the next value, which gets their offset.  A
+     character that becomes several values (some CJK encodings map one
+     code to a base letter plus a combining mark) is retried with more
+     room, and all its values get its offset.
+
+   - iconv() reports an illegal input sequence (EILSEQ) at its first
+     byte without saying how long it is, so the unit of a decoding error
+     for a bridged input is one byte (ERR_INVALID_BYTE): under replace,
+     each such byte becomes one U+FFFD, and decoding resumes at the next
+     byte.  An incomplete character (EINVAL) at the end of a buffer is
+     kept in the decoder's carry until more input comes; at the end of
+     input it is one truncated-sequence error of the bytes left.
+
+   - Encoding converts one value per call, so EILSEQ (or EINVAL) names
+     exactly the value iconv() cannot encode, which is reported as
+     unencodable for the policy layer.  Lone surrogates are never
+     encodable.  The flush hook writes iconv()'s shift-reset sequence
+     (iconv (cd, NULL, NULL, &out, &left)) at the end of each file and at
+     a strict stop.
+
+   A bridged encoding is a legacy one (no BOM is carried) unless its name
+   is a Unicode form: UTF-*, UCS-* and UNICODE* are CODEC_UNICODE, and
+   those with 2- or 4-byte units are also CODEC_WIDE_UNITS, so that
+   replace writes U+FFFD and surrogateescape never writes a raw byte
+   there.
+
+   With //TRANSLIT on the target (iconv_bridge_find's TRANSLIT), iconv
+   is opened with NAME//TRANSLIT.  utf8conv never calls setlocale, so
+   glibc transliterates with the C locale's rules, whatever the user's
+   locale, as iconv(1) does under LC_ALL=C: "EUR" for U+20AC, often '?'
+   for a character it has no rule for; what it still cannot encode is
+   unencodable, for the -e policy.  For a built-in legacy target, the
+   built-in codec encodes whatever it can, so that only the characters
+   it cannot encode are transliterated (glibc's CP1252 lacks WHATWG's
+   81 8D 8F 90 9D, for example).  */
+
+#include <config.h>
+
+#include "iconv_bridge.h"
+
+#include <errno.h>
+#include <iconv.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "c-ctype.h"
+#include "c-strcase.h"
+#include "error.h"
+#include "xalloc.h"
+
+#include "step.h"
+
+#ifndef ICONV_CONST
+# define ICONV_CONST
+#endif
+
+enum
+{
+  /* The most input bytes one iconv() call sees while decoding: more than
+     the longest character or shift sequence of any encoding iconv(3)
+     knows.  */
+  BRIDGE_VIEW = 2 * MAX_ERROR_BYTES,
+  /* The most values one input character may become.  */
+  BRIDGE_MAX_VALUES = 8
+};
+
+/* A bridged codec.  */
+struct bridge
+{
+  struct stateful_codec sc;     /* First: what the rest of utf8conv sees.  */
+  char *name;                   /* As the user gave it, uppercased.  */
+  char *to_name;                /* For iconv_open when encoding.  */
+  struct codec const *exact;    /* Tried first when encoding, or NULL.  */
+  struct bridge *next;          /* All bridges, to find them again.  */
+};
+
+static struct bridge *bridges;
+
+static struct bridge const *
+bridge_of (struct codec const *c)
+{
+  /* C is the first member of SC, which is the first member of the
+     bridge.  */
+  return (struct bridge const *) (struct stateful_codec const *) c;
+}
+
+/* The iconv_t behind a decoder's or encoder's `impl'.  */
+struct handle
+{
+  iconv_t cd;
+  /* Decoding: the bytes consumed since the last value without giving
+     one (shift sequences).  They belong to the next value, whose offset
+     is theirs, wherever the buffers were split.  */
+  int64_t prefix;
+};
+
+static void *
+open_handle (char const *tocode, char const *fromcode)
+{
+  struct handle *h;
+  iconv_t cd = iconv_open (tocode, fromcode);
+  if (cd == (iconv_t) -1)
+    {
+      if (errno == ENOMEM)
+        xalloc_die ();
+      error (EXIT_FAILURE + 1, errno, "iconv_open (\"%s\", \"%s\")",
+             tocode, fromcode);
+    }
+  h = xmalloc (sizeof *h);
+  h->cd = cd;
+  h->prefix = 0;
+  return h;
+}
+
+static void
+close_handle (void *impl)
+{
+  struct handle *h = impl;
+  iconv_close (h->cd);
+  free (h);
+}
+
+static void
+bridge_decoder_open (struct decoder *d)
+{
+  d->impl = open_handle ("UTF-32LE", bridge_of (d->codec)->name);
+}
+
+static void
+bridge_decoder_close (struct decoder *d)
+{
+  close_handle (d->impl);
+}
+
+static void
+bridge_encoder_open (struct encoder *e)
+{
+  e->impl = open_handle (bridge_of (e->codec)->to_name, "UTF-32LE");
+}
+
+static void
+bridge_encoder_close (struct encoder *e)
+{
+  close_handle (e->impl);
+}
+
+static inline ucs4_t
+get32le (uint8_t const *s)
+{
+  return (s[0] | (ucs4_t) s[1] << 8 | (ucs4_t) s[2] << 16
+          | (ucs4_t) s[3] << 24);
+}
+
+/* Convert a prefix of S[0..LEN) with CD into OUT[0..ROOM).  Sets *USED
+   to the input bytes consumed and returns the output bytes produced;
+   sets *ERR to iconv()'s errno, or 0 when it converted everything.  */
+static size_t
+convert (iconv_t cd, uint8_t const *s, size_t len, uint8_t *out,
+         size_t room, size_t *used, int *err)
+{
+  ICONV_CONST char *ip = (ICONV_CONST char *) s;
+  char *op = (char *) out;
+  size_t il = len, ol = room;
+  *err = iconv (cd, &ip, &il, &op, &ol) == (size_t) -1 ? errno : 0;
+  *used = len - il;
+  return room - ol;
+}
+
+/* Push the values in OUT[0..BYTES) to P with the offset REL.  */
+static void
+push_values (struct decoder *d, struct pivot *p, uint8_t const *out,
+             size_t bytes, int64_t rel)
+{
+  size_t k, len = p->len;
+  for (k = 0; k + 4 <= bytes; k += 4)
+    {
+      ucs4_t c = get32le (out + k);
+      STEP_PUSH (p, len, c, rel, d);
+    }
+  p->len = len;
+}
+
+static enum decode_status
+bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
+               bool last, struct pivot *p)
+{
+  struct handle *h = d->impl;
+  iconv_t cd = h->cd;
+  size_t n = *inlen, i = 0;
+  enum decode_status status = DECODE_INPUT_EMPTY;
+
+  for (;;)
+    {
+      uint8_t tmp[BRIDGE_VIEW];
+      uint8_t out[4 * BRIDGE_MAX_VALUES];
+      uint8_t const *s;
+      size_t view, t, used, bytes, room, k;
+      unsigned int cl = d->carry_len;
+      int64_t rel;
+      bool whole, end;
+      int err;
+
+      /* The bytes iconv() sees: the carry, then the buffer.  */
+      if (cl > 0)
+        {
+          t = n - i < sizeof tmp - cl ? n - i : sizeof tmp - cl;
+          memcpy (tmp, d->carry, cl);
+          memcpy (tmp + cl, in + i, t);
+          s = tmp;
+          view = cl + t;
+          rel = (int64_t) i - cl;
+          whole = i + t == n;
+        }
+      else if (i < n)
+        {
+          t = n - i < BRIDGE_VIEW ? n - i : BRIDGE_VIEW;
+          s = in + i;
+          view = t;
+          rel = (int64_t) i;
+          whole = i + t == n;
+        }
+      else
+        {
+          /* All input used.  At its end, iconv() may still hold a
+             character back.  */
+          if (last)
+            {
+              size_t r = p->cap - p->len;
+              char *op = (char *) out;
+              size_t ol = 4 * (r < BRIDGE_MAX_VALUES ? r
+                               : BRIDGE_MAX_VALUES);
+              iconv (cd, NULL, NULL, &op, &ol);
+              push_values (d, p, out, (size_t) ((uint8_t *) op - out),
+                           (int64_t) n - h->prefix);
+              h->prefix = 0;
+            }
+          break;
+        }
+      end = last && whole;
+
+      if (p->len == p->cap)
+        {
+          status = DECODE_OUTPUT_FULL;
+          break;
+        }
+      /* The shortest prefix of the view that iconv() does something
+         with: a character, a shift sequence, or an error.  */
+      for (k = 1;; k++)
+        {
+          bytes = convert (cd, s, k, out, 4, &used, &err);
+          if (!(bytes == 0 && used == 0 && err == EINVAL && k < view))
+            break;
+        }
+      view = k;
+      if (bytes == 0 && used > 0)
+        {
+          /* A shift sequence, or the like: consume it, and let the next
+             round deal with what follows.  */
+          h->prefix += (int64_t) used;
+        }
+      else if (bytes == 0 && err == E2BIG)
+        {
+          /* One character, several values.  */
+          room = p->cap - p->len;
+          if (room > BRIDGE_MAX_VALUES)
+            room = BRIDGE_MAX_VALUES;
+          if (room > 1)
+            bytes = convert (cd, s, k, out, 4 * room, &used, &err);
+          if (bytes == 0 && err == E2BIG && p->len > 0)
+            {
+              status = DECODE_OUTPUT_FULL;
+              break;
+            }
+        }
+
+      if (bytes == 0 && used == 0)
+        {
+          unsigned int elen = 1;
+          enum err_kind kind = ERR_INVALID_BYTE;
+          if (err == EINVAL && !end)
+            {
+              /* An incomplete character: keep it for the next buffer.  */
+              if (whole && view <= MAX_ERROR_BYTES)
+                {
+                  memcpy (d->carry, s, view);
+                  d->carry_len = (unsigned int) view;
+                  i = n;
+                  break;
+                }
+            }
+          else if (err == EINVAL)
+            {
+              elen = view < MAX_ERROR_BYTES ? (unsigned int) view
+                                            : MAX_ERROR_BYTES;
+              kind = ERR_TRUNCATED;
+            }
+          /* EILSEQ, or anything iconv() should never say here: the
+             unit of the error is one byte.  */
+          step_error (d, s, elen, kind, rel);
+          used = elen;
+          status = DECODE_MALFORMED;
+          h->prefix = 0;
+        }
+      else if (bytes > 0)
+        {
+          push_values (d, p, out, bytes, rel - h->prefix);
+          h->prefix = 0;
+        }
+
+      /* Consume USED bytes: the carry first, then the buffer.  */
+      if (used >= cl)
+        {
+          i += used - cl;
+          d->carry_len = 0;
+        }
+      else
+        {
+          memmove (d->carry, d->carry + used, cl - used);
+          d->carry_len = cl - (unsigned int) used;
+        }
+      if (status == DECODE_MALFORMED)
+        break;
+    }
+  *inlen = i;
+  return status;
+}
+
+static enum encode_status
+bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
+               size_t *outlen, size_t cap)
+{
+  struct bridge const *b = bridge_of (e->codec);
+  iconv_t cd = ((struct handle *) e->impl)->cd;
+  size_t i, count = *n, o = *outlen;
+  enum encode_status status = ENCODE_INPUT_EMPTY;
+
+  for (i = 0; i < count; i++)
+    {
+      ucs4_t c = cp[i];
+      uint8_t buf[4];
+      size_t used, bytes;
+      int err;
+
+      if (cap - o < MAX_ENCODED)
+        {
+          status = ENCODE_OUTPUT_FULL;
+          break;
+        }
+      if (b->exact)
+        {
+          struct encoder x;
+          size_t one = 1;
+          encoder_init (&x, b->exact);
+          if (b->exact->encode (&x, &c, &one, out, &o, cap)
+              == ENCODE_INPUT_EMPTY)
+            continue;
+        }
+      if ((0xD800 <= c && c < 0xE000) || 0x10FFFF < c)
+        {
+          status = ENCODE_UNENCODABLE;
+          break;
+        }
+      buf[0] = (uint8_t) c;
+      buf[1] = (uint8_t) (c >> 8);
+      buf[2] = (uint8_t) (c >> 16);
+      buf[3] = (uint8_t) (c >> 24);
+      bytes = convert (cd, buf, sizeof buf, out + o, cap - o, &used, &err);
+      o += bytes;
+      if (err == E2BIG && o > *outlen)
+        {
+          status = ENCODE_OUTPUT_FULL;
+          break;
+        }
+      if (err != 0)
+        {
+          /* EILSEQ or EINVAL: iconv() cannot encode C.  */
+          status = ENCODE_UNENCODABLE;
+          break;
+        }
+    }
+  *n = i;
+  *outlen = o;
+  return status;
+}
+
+static size_t
+bridge_flush (struct encoder *e, uint8_t *out)
+{
+  iconv_t cd = ((struct handle *) e->impl)->cd;
+  char *op = (char *) out;
+  size_t ol = MAX_ERROR_BYTES;
+  iconv (cd, NULL, NULL, &op, &ol);
+  return MAX_ERROR_BYTES - ol;
+}
+
+/* Whether iconv(3) converts between TOCODE and FROMCODE.  */
+static bool
+iconv_knows (char const *tocode, char const *fromcode)
+{
+  iconv_t cd = iconv_open (tocode, fromcode);
+  if (cd == (iconv_t) -1)
+    return false;
+  iconv_close (cd);
+  return true;
+}
+
+/* The flags of a bridged encoding called NAME (uppercased).  */
+static unsigned int
+bridge_flags (char const *name)
+{
+  static char const *const wide[] = { "UCS-2", "UCS-4", "UTF-16", "UTF-32",
+                                      "UTF16", "UTF32", "UNICODE" };
+  size_t k;
+  if (strncmp (name, "UTF", 3) != 0 && strncmp (name, "UCS", 3) != 0
+      && strncmp (name, "UNICODE", 7) != 0)
+    return 0;
+  for (k = 0; k < sizeof wide / sizeof wide[0]; k++)
+    if (strncmp (name, wide[k], strlen (wide[k])) == 0)
+      return CODEC_UNICODE | CODEC_WIDE_UNITS;
+  return CODEC_UNICODE;
+}
+
+struct codec const *
+iconv_bridge_find (char const *name, bool translit,
+                   struct codec const *exact)
+{
+  static char const *const no_aliases[] = { NULL };
+  struct bridge *b;
+  char *upper, *to_name;
+  size_t k, len = strlen (name);
+
+  /* An empty name would mean the locale's encoding to glibc, which
+     also ignores some characters in names: take printable ASCII only.  */
+  if (len == 0)
+    return NULL;
+  for (k = 0; k < len; k++)
+    if (!c_isgraph (name[k]))
+      return NULL;
+  for (b = bridges; b; b = b->next)
+    if (c_strcasecmp (b->name, name) == 0
+        && (b->to_name != b->name) == translit)
+      return &b->sc.codec;
+
+  upper = xmalloc (len + 1);
+  for (k = 0; k <= len; k++)
+    upper[k] = (char) c_toupper (name[k]);
+  to_name = upper;
+  if (translit)
+    {
+      to_name = xmalloc (len + sizeof "//TRANSLIT");
+      memcpy (to_name, upper, len);
+      strcpy (to_name + len, "//TRANSLIT");
+    }
+  if (!iconv_knows ("UTF-32LE", upper) || !iconv_knows (to_name, "UTF-32LE"))
+    {
+      if (to_name != upper)
+        free (to_name);
+      free (upper);
+      return NULL;
+    }
+
+  b = xzalloc (sizeof *b);
+  b->name = upper;
+  b->to_name = to_name;
+  b->exact = exact;
+  b->sc.codec.name = upper;
+  b->sc.codec.aliases = no_aliases;
+  b->sc.codec.decode = bridge_decode;
+  b->sc.codec.encode = bridge_encode;
+  b->sc.codec.flush = bridge_flush;
+  b->sc.codec.flags = CODEC_STATEFUL | bridge_flags (upper);
+  b->sc.codec.endian = ENDIAN_UNKNOWN;
+  b->sc.codec.unmarked = NULL;
+  b->sc.decoder_open = bridge_decoder_open;
+  b->sc.decoder_close = bridge_decoder_close;
+  b->sc.encoder_open = bridge_encoder_open;
+  b->sc.encoder_close = bridge_encoder_close;
+  b->next = bridges;
+  bridges = b;
+  return &b->sc.codec;
+}
+
+#ifdef _LIBICONV_VERSION
+
+/* GNU libiconv lists its names with iconvlist().  */
+
+static int
+list_one (unsigned int count, char const *const *names, void *data)
+{
+  FILE *out = data;
+  unsigned int k;
+  for (k = 0; k < count; k++)
+    fprintf (out, "%s%s", k ? " " : "", names[k]);
+  putc ('\n', out);
+  return 0;
+}
+
+bool
+iconv_bridge_list (FILE *out)
+{
+  fputs ("Encodings from iconv(3) (GNU libiconv):\n", out);
+  iconvlist (list_one, out);
+  return true;
+}
+
+#else
+
+/* glibc has no API for its list: run "iconv --list", whose output to a
+   pipe is one name a line, each ending in "//".  */
+
+extern char **environ;
+
+bool
+iconv_bridge_list (FILE *out)
+{
+  char *argv[] = { (char *) "iconv", (char *) "--list", NULL };
+  posix_spawn_file_actions_t actions;
+  int fds[2], status, e;
+  pid_t pid;
+  FILE *in;
+  char line[256];
+  bool ok;
+
+  fputs ("Encodings from iconv(3) ("
+#ifdef __GLIBC__
+         "glibc"
+#else
+         "the C library"
+#endif
+         ", as listed by 'iconv --list'):\n", out);
+  fflush (out);
+  if (pipe (fds) != 0)
+    {
+      error (0, errno, "cannot list iconv(3)'s encodings");
+      return false;
+    }
+  posix_spawn_file_actions_init (&actions);
+  posix_spawn_file_actions_adddup2 (&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose (&actions, fds[0]);
+  posix_spawn_file_actions_addclose (&actions, fds[1]);
+  e = posix_spawnp (&pid, "iconv", &actions, NULL, argv, environ);
+  posix_spawn_file_actions_destroy (&actions);
+  close (fds[1]);
+  if (e != 0)
+    {
+      close (fds[0]);
+      error (0, e, "cannot list iconv(3)'s encodings: cannot run "
+             "'iconv --list'");
+      return false;
+    }
+  in = fdopen (fds[0], "r");
+  if (!in)
+    xalloc_die ();
+  while (fgets (line, sizeof line, in))
+    {
+      size_t len = strcspn (line, "\n");
+      line[len] = '\0';
+      while (len > 0 && (line[len - 1] == '/' || line[len - 1] == ','))
+        line[--len] = '\0';
+      if (len > 0)
+        fprintf (out, "%s\n", line);
+    }
+  fclose (in);
+  ok = waitpid (pid, &status, 0) == pid && WIFEXITED (status)
+       && WEXITSTATUS (status) == 0;
+  if (!ok)
+    error (0, 0, "cannot list iconv(3)'s encodings: 'iconv --list' failed");
+  return ok;
+}
+
+#endif

@@ -1,0 +1,25 @@
+/* The iconv(3) bridge: encodings that are not built in.  */
+
+#ifndef UTF8CONV_ICONV_BRIDGE_H
+#define UTF8CONV_ICONV_BRIDGE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "codec.h"
+
+/* A codec that converts NAME through iconv(3), or NULL if iconv(3) cannot
+   convert NAME in both directions.  With TRANSLIT, the encoder asks
+   iconv(3) to transliterate (NAME//TRANSLIT); EXACT, if not NULL, is a
+   built-in codec for NAME that is tried first for every character.  The
+   codec lives until the program ends; asking again for the same name
+   gives the same codec.  */
+struct codec const *iconv_bridge_find (char const *name, bool translit,
+                                       struct codec const *exact);
+
+/* Print a heading saying where they come from, then the names iconv(3)
+   offers, one a line.  Returns false, having printed the heading and a
+   diagnostic, if they cannot be listed.  */
+bool iconv_bridge_list (FILE *out);
+
+#endif

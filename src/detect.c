@@ -1,0 +1,334 @@
+/* -f auto: detect the input form, file by file.
+
+   Specification: SPEC §5 and §10 of the project, in this order:
+
+   1. A byte order mark selects the form: EF BB BF UTF-8, FF FE 00 00
+      UTF-32LE (tested before UTF-16LE, whose BOM it starts with),
+      00 00 FE FF UTF-32BE, FF FE UTF-16LE, FE FF UTF-16BE.  The BOM is
+      then decoded as U+FEFF, which the pipeline treats as a signature.
+
+   2. Without one, the NUL pattern of the first DETECT_LOOKAHEAD bytes
+      (or of all the input when it is shorter) recognises BOM-less UTF-16
+      in Latin scripts.  Over the P complete pairs of bytes in that
+      window, with Z_ODD the NUL bytes at odd offsets and Z_EVEN those at
+      even offsets:
+        UTF-16LE  when 2 * Z_ODD > P and 8 * Z_EVEN <= P;
+        UTF-16BE  when 2 * Z_EVEN > P and 8 * Z_ODD <= P.
+      So "more than half of the pairs hold a NUL in one place and at most
+      an eighth in the other".  The answer depends on those bytes only,
+      never on how the input was split into reads.
+
+   3. Otherwise UTF-8, in which every byte of each ill-formed maximal
+      subpart is decoded as CP1252 (WHATWG's windows-1252, where all 256
+      bytes map) instead of being an error: pure UTF-8, pure CP1252 and
+      a mix of both all convert.  This also holds after a UTF-8 BOM.
+      After a UTF-16 or UTF-32 BOM, or the NUL pattern, the decoder of
+      that form runs as it is and the -e policy handles its errors.
+
+   Until it has decided, the decoder keeps the bytes it has seen in its
+   state (at most DETECT_LOOKAHEAD - 1 of them) and decodes nothing;
+   then it replays them through the decoder of the detected form, with
+   their offsets, before it goes on with the input.  The decision is
+   taken as early as the bytes allow: at a BOM, or once neither UTF-16
+   test can pass whatever follows (after about 130 bytes of text without
+   NULs), or at the end of the input.  */
+
+#include <config.h>
+
+#include "detect.h"
+
+#include <string.h>
+
+#include "registry.h"
+
+extern struct codec const codec_utf8;
+extern struct codec const codec_utf16le, codec_utf16be;
+extern struct codec const codec_utf32le, codec_utf32be;
+
+/* Byte I of the window made of LOOK[0..LOOK_LEN) followed by IN.  */
+static inline uint8_t
+window_byte (struct detect_state const *s, uint8_t const *in, size_t i)
+{
+  return i < s->look_len ? s->look[i] : in[i - s->look_len];
+}
+
+/* Whether the first N bytes of the window are a prefix of BOM[0..LEN).  */
+static bool
+window_starts (struct detect_state const *s, uint8_t const *in, size_t n,
+               char const *bom, size_t len)
+{
+  size_t i;
+  for (i = 0; i < n && i < len; i++)
+    if (window_byte (s, in, i) != (uint8_t) bom[i])
+      return false;
+  return true;
+}
+
+/* What find_bom and find_nul_pattern return when more bytes could still
+   change their answer.  */
+static struct codec const undecided_marker;
+#define UNDECIDED (&undecided_marker)
+
+/* The byte order mark that starts the window of TOTAL bytes: its codec,
+   NULL for none, or UNDECIDED when more bytes could still make one (never
+   when LAST).  */
+
+static struct codec const *
+find_bom (struct detect_state const *s, uint8_t const *in, size_t total,
+          bool last)
+{
+  static struct
+  {
+    char const *bytes;
+    size_t len;
+    struct codec const *codec;
+  } const boms[] = {
+    { "\xEF\xBB\xBF", 3, &codec_utf8 },
+    { "\xFF\xFE\0\0", 4, &codec_utf32le },
+    { "\x00\x00\xFE\xFF", 4, &codec_utf32be },
+    { "\xFF\xFE", 2, &codec_utf16le },
+    { "\xFE\xFF", 2, &codec_utf16be },
+  };
+  size_t k;
+
+  /* The first BOM of the list that the window starts with wins; a
+     longer one that the window is still a prefix of must wait.  */
+  for (k = 0; k < sizeof boms / sizeof boms[0]; k++)
+    if (window_starts (s, in, total, boms[k].bytes, boms[k].len))
+      {
+        if (boms[k].len <= total)
+          return boms[k].codec;
+        if (!last)
+          return UNDECIDED;
+      }
+  return NULL;
+}
+
+/* The NUL-pattern test on the window of TOTAL bytes.  Returns the UTF-16
+   codec it finds, NULL for none, or UNDECIDED when more bytes
+   could still change the answer (only when TOTAL < DETECT_LOOKAHEAD and
+   not LAST).  */
+static struct codec const *
+find_nul_pattern (struct detect_state const *s, uint8_t const *in,
+                  size_t total, bool last)
+{
+  size_t w = total < DETECT_LOOKAHEAD ? total : DETECT_LOOKAHEAD;
+  size_t pairs = w / 2, i;
+  size_t z_odd = 0, z_even = 0;
+  bool final = last || w == DETECT_LOOKAHEAD;
+
+  for (i = 0; i < 2 * pairs; i++)
+    if (window_byte (s, in, i) == 0)
+      {
+        if (i & 1)
+          z_odd++;
+        else
+          z_even++;
+      }
+
+  if (final)
+    {
+      if (2 * z_odd > pairs && 8 * z_even <= pairs)
+        return &codec_utf16le;
+      if (2 * z_even > pairs && 8 * z_odd <= pairs)
+        return &codec_utf16be;
+      return NULL;
+    }
+
+  /* Counts only grow with more bytes, and the window holds at most
+     DETECT_LOOKAHEAD / 2 pairs: a test that fails at that size with
+     today's counts fails for every window to come.  */
+  {
+    size_t max_pairs = DETECT_LOOKAHEAD / 2;
+    size_t nonzero_odd = pairs - z_odd, nonzero_even = pairs - z_even;
+    bool le_possible = 2 * nonzero_odd < max_pairs && 8 * z_even <= max_pairs;
+    bool be_possible = 2 * nonzero_even < max_pairs && 8 * z_odd <= max_pairs;
+    return le_possible || be_possible ? UNDECIDED : NULL;
+  }
+}
+
+/* Read CP1252's values of the bytes 80..FF from its codec, so that the
+   fallback cannot disagree with -f CP1252.  */
+static void
+load_cp1252 (struct detect_state *s)
+{
+  struct codec const *cp1252 = registry_find ("CP1252");
+  struct decoder tmp;
+  uint8_t bytes[128];
+  ucs4_t cp[128];
+  int64_t off[128];
+  struct pivot p = { cp, off, 0, 128 };
+  size_t len = 128;
+  unsigned int b;
+
+  for (b = 0; b < 128; b++)
+    bytes[b] = (uint8_t) (0x80 + b);
+  decoder_init (&tmp, cp1252);
+  if (cp1252->decode (&tmp, bytes, &len, true, &p) == DECODE_INPUT_EMPTY
+      && p.len == 128)
+    for (b = 0; b < 128; b++)
+      s->cp1252[b] = (uint16_t) cp[b];
+  else
+    /* Every byte of WHATWG's windows-1252 is a character; a codec that
+       says otherwise is a bug that the tests catch.  Latin-1 keeps the
+       conversion going meanwhile.  */
+    for (b = 0; b < 128; b++)
+      s->cp1252[b] = (uint16_t) (0x80 + b);
+}
+
+/* Try to decide with the window LOOK + IN[0..N).  */
+static bool
+decide (struct decoder *d, uint8_t const *in, size_t n, bool last)
+{
+  struct detect_state *s = &d->detect;
+  size_t total = s->look_len + n;
+  struct codec const *c;
+
+  c = find_bom (s, in, total, last);
+  if (c == UNDECIDED)
+    return false;
+  if (c)
+    s->how = DETECT_BOM;
+  else
+    {
+      c = find_nul_pattern (s, in, total, last);
+      if (c == UNDECIDED)
+        return false;
+      if (c)
+        s->how = DETECT_NUL_PATTERN;
+      else
+        {
+          c = &codec_utf8;
+          s->how = DETECT_DEFAULT;
+        }
+    }
+  d->codec = c;
+  d->endian = c->endian;
+  if (c == &codec_utf8)
+    load_cp1252 (s);
+  return true;
+}
+
+/* UTF-8 with the CP1252 fallback: decode with the UTF-8 decoder, and
+   turn each ill-formed subpart it reports into CP1252 characters.  */
+static enum decode_status
+decode_utf8_fallback (struct decoder *d, uint8_t const *in, size_t *inlen,
+                      bool last, struct pivot *p)
+{
+  struct detect_state *s = &d->detect;
+  size_t n = *inlen, i = 0, cap = p->cap;
+  enum decode_status st;
+
+  /* Keep room for the characters of one subpart.  */
+  if (cap - p->len <= MAX_ERROR_BYTES)
+    {
+      *inlen = 0;
+      return DECODE_OUTPUT_FULL;
+    }
+  p->cap = cap - MAX_ERROR_BYTES;
+  for (;;)
+    {
+      size_t len = n - i;
+      unsigned int k;
+      st = codec_utf8.decode (d, in + i, &len, last, p);
+      if (st != DECODE_MALFORMED)
+        {
+          i += len;
+          break;
+        }
+      for (k = 0; k < d->error.len; k++)
+        {
+          p->cp[p->len] = s->cp1252[d->error.bytes[k] - 0x80];
+          p->off[p->len] = (int64_t) i + d->error.rel_offset + k;
+          p->len++;
+        }
+      s->fallback_seqs++;
+      s->fallback_bytes += d->error.len;
+      i += len;
+      /* The UTF-8 decoder wants LEN <= CAP.  */
+      if (p->cap <= p->len)
+        {
+          st = DECODE_OUTPUT_FULL;
+          break;
+        }
+    }
+  p->cap = cap;
+  *inlen = i;
+  return st;
+}
+
+/* Decode with the detected form.  */
+static enum decode_status
+decode_detected (struct decoder *d, uint8_t const *in, size_t *inlen,
+                 bool last, struct pivot *p)
+{
+  if (d->codec == &codec_utf8)
+    return decode_utf8_fallback (d, in, inlen, last, p);
+  return d->codec->decode (d, in, inlen, last, p);
+}
+
+static enum decode_status
+auto_decode (struct decoder *d, uint8_t const *in, size_t *inlen, bool last,
+             struct pivot *p)
+{
+  struct detect_state *s = &d->detect;
+  size_t n = *inlen;
+
+  if (s->how == DETECT_UNDECIDED)
+    {
+      if (!decide (d, in, n, last))
+        {
+          /* Not decided: the window is shorter than DETECT_LOOKAHEAD.  */
+          memcpy (s->look + s->look_len, in, n);
+          s->look_len += (unsigned int) n;
+          return DECODE_INPUT_EMPTY;
+        }
+    }
+
+  /* Replay the look-ahead, which came before IN.  */
+  if (s->look_pos < s->look_len)
+    {
+      size_t before = p->len, len = s->look_len - s->look_pos, k;
+      int64_t shift = (int64_t) s->look_pos - (int64_t) s->look_len;
+      enum decode_status st
+        = decode_detected (d, s->look + s->look_pos, &len, last && n == 0, p);
+      for (k = before; k < p->len; k++)
+        p->off[k] += shift;
+      if (st == DECODE_MALFORMED)
+        d->error.rel_offset += shift;
+      s->look_pos += (unsigned int) len;
+      if (s->look_pos == s->look_len)
+        s->look_pos = s->look_len = 0;
+      if (st != DECODE_INPUT_EMPTY)
+        {
+          *inlen = 0;
+          return st;
+        }
+    }
+
+  return decode_detected (d, in, inlen, last, p);
+}
+
+char const *
+detect_how_text (enum detect_how how)
+{
+  switch (how)
+    {
+    case DETECT_BOM:
+      return "BOM";
+    case DETECT_NUL_PATTERN:
+      return "NUL pattern";
+    case DETECT_DEFAULT:
+      return "no BOM";
+    default:
+      return "undecided";
+    }
+}
+
+static char const *const auto_aliases[] = { NULL };
+
+/* Only an input encoding: it has no encoder.  */
+struct codec const codec_auto = {
+  "auto", auto_aliases, auto_decode, NULL, NULL,
+  0, ENDIAN_UNKNOWN, NULL
+};

@@ -1,0 +1,157 @@
+/* --progress: how far the conversion is, on one line of standard error.
+
+   The line is redrawn in place with a carriage return, at most ten times
+   a second (the monotonic clock is read once per buffer), and cleared at
+   the end, so that nothing of it stays on the screen.  When the size of
+   the input is known (regular files: the sum of their sizes), it shows
+   the percentage, the bytes done and the estimated time left; otherwise
+   the bytes done and the rate:
+
+     utf8conv: 42% 112.0 MiB of 266.7 MiB, 75.3 MiB/s, ETA 0:02
+     utf8conv: 112.0 MiB, 75.3 MiB/s
+
+   It is never written when standard error is not a terminal: logs and
+   redirected output stay clean.  */
+
+#include <config.h>
+
+#include "progress.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "progname.h"
+#include "xalloc.h"
+
+enum
+{
+  /* Nanoseconds between two redraws.  */
+  REDRAW_NS = 100 * 1000 * 1000
+};
+
+struct progress
+{
+  int64_t total;                /* -1: unknown.  */
+  uint64_t done;
+  int64_t start_ns;
+  int64_t last_ns;              /* Of the last redraw; -1 before.  */
+  size_t width;                 /* Of the line on the screen.  */
+};
+
+static int64_t
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Write N bytes as "512 B", "1.5 KiB", "112.0 MiB" into BUF.  */
+static void
+human (char *buf, size_t size, double n)
+{
+  static char const *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+  unsigned int u = 0;
+  while (n >= 1024 && u + 1 < sizeof units / sizeof units[0])
+    {
+      n /= 1024;
+      u++;
+    }
+  if (u == 0)
+    snprintf (buf, size, "%.0f B", n);
+  else
+    snprintf (buf, size, "%.1f %s", n, units[u]);
+}
+
+struct progress *
+progress_start (int64_t total)
+{
+  struct progress *p;
+  if (!isatty (STDERR_FILENO))
+    return NULL;
+  p = xzalloc (sizeof *p);
+  p->total = total;
+  p->start_ns = now_ns ();
+  p->last_ns = -1;
+  return p;
+}
+
+static void
+draw (struct progress *p, int64_t now)
+{
+  char line[160], done[32], rate[32];
+  double secs = (double) (now - p->start_ns) / 1e9;
+  double bps = secs > 0 ? (double) p->done / secs : 0;
+  size_t len;
+
+  human (done, sizeof done, (double) p->done);
+  human (rate, sizeof rate, bps);
+  if (p->total >= 0)
+    {
+      char total[32], eta[32];
+      uint64_t total_b = (uint64_t) p->total;
+      unsigned int pct = (total_b == 0 ? 100
+                          : (unsigned int) (p->done >= total_b ? 100
+                                            : (double) p->done * 100.0
+                                              / (double) total_b));
+      human (total, sizeof total, (double) total_b);
+      if (bps > 0 && p->done < total_b)
+        {
+          uint64_t left = (uint64_t) ((double) (total_b - p->done) / bps);
+          snprintf (eta, sizeof eta, "%" PRIu64 ":%02u", left / 60,
+                    (unsigned int) (left % 60));
+        }
+      else
+        strcpy (eta, "0:00");
+      snprintf (line, sizeof line, "%s: %u%% %s of %s, %s/s, ETA %s",
+                program_name, pct, done, total, rate, eta);
+    }
+  else
+    snprintf (line, sizeof line, "%s: %s, %s/s", program_name, done, rate);
+
+  len = strlen (line);
+  /* Pad over what is left of a longer line before.  */
+  /* The cursor goes back to the start of the line, so that a
+     diagnostic printed meanwhile overwrites the line instead of
+     following it.  */
+  fprintf (stderr, "\r%s%*s\r", line,
+           (int) (p->width > len ? p->width - len : 0), "");
+  if (p->width < len)
+    p->width = len;
+  fflush (stderr);
+  p->last_ns = now;
+}
+
+void
+progress_update (void *arg, uint64_t bytes)
+{
+  struct progress *p = arg;
+  int64_t now;
+
+  p->done += bytes;
+  now = now_ns ();
+  if (p->last_ns < 0 || now - p->last_ns >= REDRAW_NS)
+    draw (p, now);
+}
+
+void
+progress_clear (struct progress *p)
+{
+  if (!p || p->width == 0)
+    return;
+  fprintf (stderr, "\r%*s\r", (int) p->width, "");
+  fflush (stderr);
+  p->width = 0;
+  p->last_ns = -1;
+}
+
+void
+progress_finish (struct progress *p)
+{
+  progress_clear (p);
+  free (p);
+}

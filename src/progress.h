@@ -1,0 +1,27 @@
+/* --progress: a one-line progress display on standard error, only when
+   it is a terminal (SPEC §2).  */
+
+#ifndef UTF8CONV_PROGRESS_H
+#define UTF8CONV_PROGRESS_H
+
+#include <stdint.h>
+
+struct progress;
+
+/* Start a display for TOTAL input bytes (-1 when unknown), or return
+   NULL when standard error is not a terminal.  */
+struct progress *progress_start (int64_t total);
+
+/* The pipeline's hook: BYTES more input bytes were converted.  ARG is
+   the struct progress.  Looks at the clock once and redraws at most ten
+   times a second.  */
+void progress_update (void *arg, uint64_t bytes);
+
+/* Clear the line, so that something else can be written on standard
+   error; the next update draws it again (P may be NULL).  */
+void progress_clear (struct progress *p);
+
+/* Clear the line and free P (NULL is fine).  */
+void progress_finish (struct progress *p);
+
+#endif

@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# The single-byte encodings (ISO-8859-1, US-ASCII, CP1252) and the
+# iconv(3) bridge (SHIFT_JIS, KOI8-R, ISO-2022-JP, //TRANSLIT, -l).
+# Golden files: tests/golden/encodings/, made by its gen.py from Python's
+# codecs, WHATWG's index and glibc's iconv(1).
+
+bats_require_minimum_version 1.5.0
+load ../test_helper
+
+ENC=$GOLDEN/encodings
+
+# conv STATUS OUTHEX INPUT-PRINTF-FORMAT OPTION...: convert printf's bytes
+# and check the exit status and the output bytes.
+conv() {
+  local want=$1 outhex=$2 input=$3 status=0
+  shift 3
+  printf "$input" >in
+  "$UTF8CONV" "$@" in >out 2>err || status=$?
+  [ "$status" -eq "$want" ] || fail "utf8conv $*: exit status $status, expected $want: $(cat err)"
+  assert_hex out "$outhex"
+}
+
+# same_as GOLDEN OPTION... FILE: utf8conv's output is GOLDEN's bytes,
+# exit 0, nothing on stderr.
+same_as() {
+  local golden=$1 status=0
+  shift
+  "$UTF8CONV" "$@" >out 2>err || status=$?
+  [ "$status" -eq 0 ] || fail "utf8conv $*: exit status $status: $(cat err)"
+  [ ! -s err ] || fail "utf8conv $*: unexpected stderr: $(cat err)"
+  cmp out "$golden" || fail "utf8conv $*: output differs from $golden"
+}
+
+@test "CP1252 -> UTF-8: all 256 bytes as WHATWG's index says" {
+  same_as "$ENC/cp1252-all.utf8" -f CP1252 -t UTF-8 "$ENC/all-bytes.bin"
+  same_as "$ENC/cp1252-all.utf8" -f windows-1252 --block-size=1 "$ENC/all-bytes.bin"
+}
+
+@test "CP1252: the five WHATWG exceptions 81 8D 8F 90 9D, both ways" {
+  conv 0 'c281c28dc28fc290c29d' '\x81\x8d\x8f\x90\x9d' -f CP1252
+  conv 0 '818d8f909d' '\xc2\x81\xc2\x8d\xc2\x8f\xc2\x90\xc2\x9d' -t CP1252
+}
+
+@test "CP1252 -> UTF-8 -> CP1252 round trip is byte-identical over 256 bytes" {
+  "$UTF8CONV" -f CP1252 -t UTF-8 "$ENC/all-bytes.bin" >mid
+  "$UTF8CONV" -f UTF-8 -t CP1252 mid >back
+  cmp back "$ENC/all-bytes.bin"
+}
+
+@test "ISO-8859-1: all 256 bytes both ways" {
+  same_as "$ENC/latin1-all.utf8" -f ISO-8859-1 "$ENC/all-bytes.bin"
+  same_as "$ENC/all-bytes.bin" -t latin1 "$ENC/latin1-all.utf8"
+}
+
+@test "US-ASCII: 00..7F pass, 80 is an invalid byte" {
+  conv 0 '007f41' '\x00\x7fA' -f ASCII -t US-ASCII
+  conv 1 '61' 'a\x80b' -f US-ASCII
+  assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid US-ASCII: 80 (invalid byte)"
+  conv 0 '61efbfbd62' 'a\x80b' -f US-ASCII -e replace
+}
+
+@test "-t CP1252 -e replace: '?' for an unencodable character, the euro sign kept" {
+  conv 0 '61803f62' 'a\xe2\x82\xac\xe6\x97\xa5b' -t CP1252 -e replace
+}
+
+@test "strict to ISO-8859-1: exit 1, output up to the error, names U+20AC" {
+  conv 1 '78' 'x\xe2\x82\xacy' -t ISO-8859-1
+  assert_equal "$(cat err)" "utf8conv: in:1: byte 1: cannot encode U+20AC in ISO-8859-1: E2 82 AC (unencodable character)"
+}
+
+@test "legacy outputs: escape and surrogateescape" {
+  conv 0 '5c7536356535' '\xe6\x97\xa5' -t ISO-8859-1 -e escape
+  # An invalid UTF-8 byte escaped on input is the raw byte again.
+  conv 0 '61ff62' 'a\xffb' -t CP1252 -e surrogateescape
+}
+
+@test "-f SHIFT_JIS -t UTF-8 matches glibc iconv, at any block size" {
+  same_as "$ENC/ja.sjis.utf8" -f SHIFT_JIS -t UTF-8 "$ENC/ja.sjis"
+  same_as "$ENC/ja.sjis.utf8" -f shift_jis --block-size=1 "$ENC/ja.sjis"
+  same_as "$ENC/ja.sjis.utf8" -f SHIFT_JIS --block-size=3 "$ENC/ja.sjis"
+}
+
+@test "-t SHIFT_JIS matches glibc iconv" {
+  same_as "$ENC/ja.sjis" -t SHIFT_JIS "$ENC/ja.utf8"
+}
+
+@test "-t KOI8-R and -f KOI8-R match glibc iconv" {
+  same_as "$ENC/ru.koi8r" -t KOI8-R "$ENC/ru.utf8"
+  same_as "$ENC/ru.koi8r.utf8" -f koi8-r "$ENC/ru.koi8r"
+}
+
+@test "-t KOI8-R//TRANSLIT matches glibc iconv" {
+  same_as "$ENC/translit.koi8r" -t KOI8-R//TRANSLIT "$ENC/translit.utf8"
+}
+
+@test "//TRANSLIT on a built-in target: the euro sign is EUR" {
+  conv 0 '455552' '\xe2\x82\xac' -t ISO-8859-1//TRANSLIT
+  # What the built-in codec can encode stays exact (WHATWG's 81, which
+  # glibc's CP1252 lacks); iconv(3) transliterates the rest (U+2190).
+  conv 0 '81803c2d97' '\xc2\x81\xe2\x82\xac\xe2\x86\x90\xe2\x80\x94' -t CP1252//TRANSLIT
+  conv 0 '3c2d' '\xe2\x86\x90' -t windows-1252//TRANSLIT//IGNORE
+}
+
+@test "an invalid byte in a bridged input: one U+FFFD per byte under replace" {
+  conv 0 '61efbfbd62e697a5' 'a\x80b\x93\xfa' -f SHIFT_JIS -e replace
+  assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid SHIFT_JIS: 80 (invalid byte); 1 error replaced in this file"
+  conv 1 '61' 'a\x80b' -f SHIFT_JIS
+  assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid SHIFT_JIS: 80 (invalid byte)"
+}
+
+@test "a truncated character at the end of a bridged input" {
+  conv 0 '61efbfbd' 'a\x93' -f SHIFT_JIS -e replace
+  assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid SHIFT_JIS: 93 (truncated sequence); 1 error replaced in this file"
+}
+
+@test "an unencodable character in a bridged output: offset, line, bytes" {
+  conv 1 '0a93fa' '\n\xe6\x97\xa5\xe2\x82\xac' -t SHIFT_JIS
+  assert_equal "$(cat err)" "utf8conv: in:2: byte 4: cannot encode U+20AC in SHIFT_JIS: E2 82 AC (unencodable character)"
+  conv 0 '0a93fa3f' '\n\xe6\x97\xa5\xe2\x82\xac' -t SHIFT_JIS -e replace
+}
+
+@test "a stateful bridged output is reset at the end and at a strict stop" {
+  conv 0 '611b2442467c1b2842' 'a\xe6\x97\xa5' -t ISO-2022-JP
+  conv 1 '611b2442467c1b2842' 'a\xe6\x97\xa5\xe2\x82\xac' -t ISO-2022-JP
+  conv 0 '611b2442467c1b28423f' 'a\xe6\x97\xa5\xe2\x82\xac' -t ISO-2022-JP -e replace
+}
+
+@test "unknown encoding: exit 2 with a hint to --list" {
+  run -2 "$UTF8CONV" -f NO-SUCH-ENCODING </dev/null
+  assert_output "utf8conv: unknown encoding 'NO-SUCH-ENCODING'
+Try 'utf8conv --list' for the list of encodings."
+  run -2 "$UTF8CONV" -t NO-SUCH-ENCODING </dev/null
+  assert_output --partial "unknown encoding 'NO-SUCH-ENCODING'"
+}
+
+@test "-l lists CP1252 with WINDOWS-1252, then iconv(3)'s names" {
+  run -0 "$UTF8CONV" -l
+  assert_line "CP1252 WINDOWS-1252"
+  assert_line "ISO-8859-1 LATIN1 L1 ISO8859-1 ISO_8859-1"
+  assert_line "US-ASCII ASCII ANSI_X3.4-1968"
+  assert_line --regexp '^Encodings from iconv\(3\)'
+  # glibc lists one name a line, GNU libiconv a line of aliases.
+  assert_line --regexp '^(.* )?KOI8-R( .*)?$'
+  assert_line --regexp '^(.* )?SHIFT_JIS( .*)?$'
+}

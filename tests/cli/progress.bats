@@ -1,0 +1,61 @@
+#!/usr/bin/env bats
+# --progress: a line on standard error when it is a terminal (run under
+# script(1), which gives the program a pseudo-terminal), nothing at all
+# when standard error is a file or a pipe.
+
+load ../test_helper
+bats_require_minimum_version 1.5.0
+
+# on_terminal COMMAND: run the shell COMMAND with its standard streams on
+# a pseudo-terminal; what it wrote to the terminal is in the file `tty'.
+on_terminal() {
+  command -v script >/dev/null || skip "script(1) (bsdutils) is not installed"
+  script -qec "$1" /dev/null </dev/null >tty
+}
+
+@test "progress: percent, size and ETA for a regular file on a terminal" {
+  head -c 300000 /dev/zero | tr '\0' 'a' >in
+  on_terminal "'$UTF8CONV' --progress --block-size=4096 in >out"
+  cmp in out
+  grep -a -q -E 'utf8conv: [0-9]+% [0-9.]+ (B|KiB) of 293\.0 KiB, [0-9.]+ [KMG]?i?B/s, ETA [0-9]+:[0-9][0-9]' tty \
+    || fail "no progress line: $(od -c tty | head)"
+}
+
+@test "progress: bytes and rate for a pipe on a terminal" {
+  on_terminal "(printf abc; sleep 0.3; printf def) | '$UTF8CONV' --progress >out"
+  [ "$(cat out)" = abcdef ]
+  grep -a -q -E 'utf8conv: [0-9]+ B, [0-9.]+ [KMG]?i?B/s' tty \
+    || fail "no progress line: $(od -c tty | head)"
+  ! grep -a -q '%' tty
+}
+
+@test "progress: the line is cleared at the end" {
+  printf 'hello\n' >in
+  on_terminal "'$UTF8CONV' --progress in >out"
+  # The last thing written is a carriage return after blanks.
+  [ "$(tail -c 2 tty | od -An -tx1 | tr -d ' ')" = 200d ] \
+    || fail "not cleared: $(od -c tty | tail -3)"
+  grep -a -q 'utf8conv: ' tty
+}
+
+@test "progress: nothing when standard error is a file" {
+  head -c 300000 /dev/zero | tr '\0' 'b' >in
+  run -0 "$UTF8CONV" --progress --block-size=1000 in
+  "$UTF8CONV" --progress --block-size=1000 in >out 2>err
+  cmp in out
+  [ ! -s err ] || fail "stderr not empty: $(od -c err | head -3)"
+}
+
+@test "progress: nothing when standard error is a pipe, even on a terminal" {
+  printf 'hello\n' >in
+  on_terminal "'$UTF8CONV' --progress in 2>&1 >out | cat >err"
+  [ ! -s err ]
+  [ "$(cat out)" = hello ]
+}
+
+@test "progress: with --report, the report lines are clean" {
+  printf 'x\n' >a
+  on_terminal "'$UTF8CONV' --progress --report a 2>&1 >out | cat >err"
+  [ "$(cat err)" = "utf8conv: report: a: in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0
+utf8conv: report: total: 1 file, in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0" ]
+}
