@@ -35,3 +35,29 @@ assert_hex() {
     return 1
   fi
 }
+
+# unprivileged_dir: when running as root, make a scratch directory that
+# the user nobody may enter (bats's own is root's alone), cd into it and
+# set AS_USER to the command prefix that runs a program as nobody; skip
+# the test, with the reason, when that cannot be done.  As any other
+# user, AS_USER is empty and the test runs in its usual directory.
+unprivileged_dir() {
+  AS_USER=()
+  [ "$(id -u)" -eq 0 ] || return 0
+  command -v setpriv >/dev/null || skip "running as root, and setpriv(1) is missing to drop privileges"
+  id nobody >/dev/null 2>&1 || skip "running as root, and there is no user nobody"
+  AS_USER=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups)
+  "${AS_USER[@]}" test -x "$UTF8CONV" ||
+    skip "running as root, and the user nobody cannot run $UTF8CONV"
+  UNPRIV_DIR=$(mktemp -d "${TMPDIR:-/tmp}/utf8conv-test.XXXXXX")
+  chmod 755 "$UNPRIV_DIR"
+  cd "$UNPRIV_DIR"
+}
+
+# unprivileged_cleanup: remove what unprivileged_dir made.
+unprivileged_cleanup() {
+  if [ -n "${UNPRIV_DIR-}" ]; then
+    chmod -R u+rwx "$UNPRIV_DIR" 2>/dev/null || true
+    rm -rf "$UNPRIV_DIR"
+  fi
+}

@@ -180,6 +180,21 @@ files() {
   files 0 '62' -- '' '\xef\xbb\xbfb'
 }
 
-@test "--bom=add with a legacy output encoding" {
-  skip "legacy encodings are not in this version"
+@test "--bom=add with a legacy output encoding: exit 2, no output" {
+  local enc
+  for enc in CP1252 ISO-8859-1 US-ASCII KOI8-R; do
+    run --separate-stderr "$UTF8CONV" --bom=add -t "$enc" <<<"abc"
+    assert_equal "$status" 2
+    assert_equal "$output" ""
+    assert_equal "$stderr" "utf8conv: --bom=add needs a Unicode output encoding, not '$enc'"
+  done
+}
+
+@test "--bom=auto with a legacy output drops the signature" {
+  printf '\357\273\277a\n' >in
+  "$UTF8CONV" -t CP1252 in >out
+  assert_hex out '61 0a'
+  printf '\377\376a\000' >in
+  "$UTF8CONV" -f UTF-16 -t ISO-8859-1 in >out
+  assert_hex out '61'
 }
