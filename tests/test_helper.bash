@@ -61,3 +61,47 @@ unprivileged_cleanup() {
     rm -rf "$UNPRIV_DIR"
   fi
 }
+
+# conv STATUS OUTHEX INPUT-PRINTF-FORMAT OPTION...: convert printf's bytes
+# and check the exit status and the output bytes.
+conv() {
+  local want=$1 outhex=$2 input=$3 status=0
+  shift 3
+  printf "$input" >in
+  "$UTF8CONV" "$@" in >out 2>err || status=$?
+  [ "$status" -eq "$want" ] || fail "utf8conv $*: exit status $status, expected $want: $(cat err)"
+  assert_hex out "$outhex"
+}
+
+# run_manifest DIR MIN [OPTION]...: run every row of DIR/manifest.tsv
+# (name, input, from, to, policy, flags, expected output file, expected
+# exit status; paths relative to DIR) with the extra options; print every
+# mismatch, and fail if there was one or if the manifest has fewer than
+# MIN rows.
+run_manifest() {
+  local dir=$1 min=$2
+  shift 2
+  local manifest=$dir/manifest.tsv
+  [ -r "$manifest" ] || fail "missing $manifest"
+  local name input from to policy flags expected want
+  local n=0 bad=0 status
+  while IFS=$'\t' read -r name input from to policy flags expected want; do
+    case $name in '#'*|'') continue ;; esac
+    n=$((n + 1))
+    local -a extra=()
+    [ "$flags" = - ] || read -r -a extra <<<"$flags"
+    status=0
+    "$UTF8CONV" -f "$from" -t "$to" -e "$policy" "${extra[@]}" "$@" \
+      "$dir/$input" >out 2>err || status=$?
+    if [ "$status" != "$want" ]; then
+      echo "FAIL $name: exit status $status, expected $want ($(head -c 200 err))"
+      bad=$((bad + 1))
+    elif ! cmp -s out "$dir/$expected"; then
+      echo "FAIL $name: output $(hex out | head -c 120), expected $(hex "$dir/$expected" | head -c 120)"
+      bad=$((bad + 1))
+    fi
+  done <"$manifest"
+  echo "$bad of $n cases of $manifest failed (options: ${*:-none})"
+  [ "$n" -ge "$min" ] || fail "only $n rows in $manifest"
+  [ "$bad" -eq 0 ]
+}

@@ -4,15 +4,6 @@
 load ../test_helper
 
 # conv STATUS OUTHEX INPUT-PRINTF-FORMAT OPTION...
-conv() {
-  local want=$1 outhex=$2 input=$3 status=0
-  shift 3
-  printf "$input" >in
-  "$UTF8CONV" "$@" in >out 2>err || status=$?
-  [ "$status" -eq "$want" ] || fail "utf8conv $*: exit status $status, expected $want: $(cat err)"
-  assert_hex out "$outhex"
-}
-
 # files STATUS OUTHEX OPTION... -- FORMAT...: one file per printf format,
 # converted together.
 files() {

@@ -9,17 +9,6 @@ load ../test_helper
 
 ENC=$GOLDEN/encodings
 
-# conv STATUS OUTHEX INPUT-PRINTF-FORMAT OPTION...: convert printf's bytes
-# and check the exit status and the output bytes.
-conv() {
-  local want=$1 outhex=$2 input=$3 status=0
-  shift 3
-  printf "$input" >in
-  "$UTF8CONV" "$@" in >out 2>err || status=$?
-  [ "$status" -eq "$want" ] || fail "utf8conv $*: exit status $status, expected $want: $(cat err)"
-  assert_hex out "$outhex"
-}
-
 # same_as GOLDEN OPTION... FILE: utf8conv's output is GOLDEN's bytes,
 # exit 0, nothing on stderr.
 same_as() {

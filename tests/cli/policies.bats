@@ -5,17 +5,6 @@
 bats_require_minimum_version 1.5.0
 load ../test_helper
 
-# conv STATUS OUTHEX INPUT-PRINTF-FORMAT OPTION...: convert printf's bytes
-# and check the exit status and the output bytes.
-conv() {
-  local want=$1 outhex=$2 input=$3 status=0
-  shift 3
-  printf "$input" >in
-  "$UTF8CONV" "$@" in >out 2>err || status=$?
-  [ "$status" -eq "$want" ] || fail "utf8conv $*: exit status $status, expected $want: $(cat err)"
-  assert_hex out "$outhex"
-}
-
 @test "strict is the default: stops before the error, exit 1" {
   conv 1 '6162' 'ab\xffcd'
   conv 1 '6162' 'ab\xffcd' -e strict

@@ -9,17 +9,6 @@ load ../test_helper
 
 VARIANTS=$GOLDEN/variants
 
-# conv STATUS OUTHEX INPUT-PRINTF-FORMAT OPTION...: convert printf's bytes
-# and check the exit status and the output bytes.
-conv() {
-  local want=$1 outhex=$2 input=$3 status=0
-  shift 3
-  printf "$input" >in
-  "$UTF8CONV" "$@" in >out 2>err || status=$?
-  [ "$status" -eq "$want" ] || fail "utf8conv $*: exit status $status, expected $want: $(cat err)"
-  assert_hex out "$outhex"
-}
-
 # The names and aliases of SPEC §3.
 @test "variants: names and aliases" {
   run "$UTF8CONV" -l
@@ -161,32 +150,9 @@ conv() {
     -f CESU-8 -t CESU-8 -e surrogateescape
 }
 
-# run_variants [OPTION]...: run every row of the variants manifest with
-# the extra options; print every mismatch and fail if there was one.
+# run_variants [OPTION]...: every row of the variants manifest.
 run_variants() {
-  local manifest=$VARIANTS/manifest.tsv
-  [ -r "$manifest" ] || fail "missing $manifest"
-  local name input from to policy flags expected want
-  local n=0 bad=0 status
-  while IFS=$'\t' read -r name input from to policy flags expected want; do
-    case $name in '#'*|'') continue ;; esac
-    n=$((n + 1))
-    local -a extra=()
-    [ "$flags" = - ] || read -r -a extra <<<"$flags"
-    status=0
-    "$UTF8CONV" -f "$from" -t "$to" -e "$policy" "${extra[@]}" "$@" \
-      "$VARIANTS/$input" >out 2>err || status=$?
-    if [ "$status" != "$want" ]; then
-      echo "FAIL $name: exit status $status, expected $want ($(head -c 200 err))"
-      bad=$((bad + 1))
-    elif ! cmp -s out "$VARIANTS/$expected"; then
-      echo "FAIL $name: output $(hex out | head -c 120), expected $(hex "$VARIANTS/$expected" | head -c 120)"
-      bad=$((bad + 1))
-    fi
-  done <"$manifest"
-  echo "$bad of $n variant golden cases failed (options: ${*:-none})"
-  [ "$n" -ge 200 ] || fail "only $n rows in $manifest"
-  [ "$bad" -eq 0 ]
+  run_manifest "$VARIANTS" 200 "$@"
 }
 
 @test "variant golden cases, default block size" {
