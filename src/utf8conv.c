@@ -379,6 +379,32 @@ add_result (int status, enum file_result r)
   return status;
 }
 
+/* Open the file NAME ("-" is standard input), convert it through RUN,
+   report it for --report and close it.  Returns the result; an input
+   that cannot be opened or closed is a read error, diagnosed here.  */
+static enum file_result
+convert_file (struct run *run, char const *name)
+{
+  bool is_stdin = strcmp (name, "-") == 0;
+  int fd = is_stdin ? STDIN_FILENO : open (name, O_RDONLY);
+  enum file_result r;
+
+  if (fd < 0)
+    {
+      error (0, errno, "%s", name);
+      report_unopened (name);
+      return FILE_READ_ERROR;
+    }
+  r = pipeline_convert_fd (run, fd, name);
+  report_converted (run, name);
+  if (!is_stdin && close (fd) != 0)
+    {
+      error (0, errno, "%s", name);
+      r = FILE_READ_ERROR;
+    }
+  return r;
+}
+
 /* --check: convert each of FILES[0..NFILES) alone, with its own decoder,
    discarding the output.  Returns the exit status.  */
 static int
@@ -388,28 +414,9 @@ check_files (struct run_config const *cfg, char *const *files, int nfiles)
 
   for (i = 0; i < nfiles; i++)
     {
-      char const *name = files[i];
-      bool is_stdin = strcmp (name, "-") == 0;
-      int fd = is_stdin ? STDIN_FILENO : open (name, O_RDONLY);
-      struct run *run;
-      enum file_result r;
-
-      if (fd < 0)
-        {
-          error (0, errno, "%s", name);
-          report_unopened (name);
-          status = EXIT_TROUBLE;
-          continue;
-        }
-      run = pipeline_start (cfg, -1);
-      r = pipeline_convert_fd (run, fd, name);
-      report_converted (run, name);
+      struct run *run = pipeline_start (cfg, -1);
+      enum file_result r = convert_file (run, files[i]);
       pipeline_finish (run);
-      if (!is_stdin && close (fd) != 0)
-        {
-          error (0, errno, "%s", name);
-          r = FILE_READ_ERROR;
-        }
       status = add_result (status, r);
     }
   return status;
@@ -647,25 +654,8 @@ main (int argc, char **argv)
   run = pipeline_start (&cfg, out_fd);
   for (i = 0; i < nfiles; i++)
     {
-      char const *name = files[i];
-      bool is_stdin = strcmp (name, "-") == 0;
-      int fd = is_stdin ? STDIN_FILENO : open (name, O_RDONLY);
-      enum file_result r;
+      enum file_result r = convert_file (run, files[i]);
 
-      if (fd < 0)
-        {
-          error (0, errno, "%s", name);
-          report_unopened (name);
-          status = EXIT_TROUBLE;
-          continue;
-        }
-      r = pipeline_convert_fd (run, fd, name);
-      report_converted (run, name);
-      if (!is_stdin && close (fd) != 0)
-        {
-          error (0, errno, "%s", name);
-          r = FILE_READ_ERROR;
-        }
       if (r == FILE_READ_ERROR)
         status = EXIT_TROUBLE;
       else if ((r == FILE_STOPPED || r == FILE_DROPPED)
