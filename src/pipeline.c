@@ -86,6 +86,9 @@ struct origin
   int64_t const *off;
   uint64_t base;
   uint64_t lines;               /* U+000A decoded before the first value.  */
+  bool replaces_decode_error;   /* The values stand for a decoding error
+                                   (replace's U+FFFD, surrogateescape's
+                                   U+DCxx), which is counted already.  */
 };
 
 struct run *
@@ -199,6 +202,13 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
       }
   }
   encoder_release (&tmp);
+  /* An escaped byte (surrogateescape) that cannot go back: the byte is
+     what the input held.  */
+  if (e.err.len == 0 && 0xDC80 <= cp[i] && cp[i] <= 0xDCFF)
+    {
+      e.err.bytes[0] = (uint8_t) (cp[i] - 0xDC00);
+      e.err.len = 1;
+    }
 
   if (sub.stop)
     {
@@ -209,8 +219,9 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
       return false;
     }
   /* A byte that surrogateescape escaped on input and gives back here is
-     not a second error.  */
-  if (sub.raw_byte < 0)
+     not a second error, and neither is the U+FFFD of a decoding error
+     that a legacy output writes as '?'.  */
+  if (sub.raw_byte < 0 && !o->replaces_decode_error)
     {
       record_error (f, &e);
       f->stats.encode_errors++;
@@ -226,6 +237,7 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
   so.off = NULL;
   so.base = e.offset;
   so.lines = e.line - 1;
+  so.replaces_decode_error = false;
   return emit (r, f, sub.cp, sub.len, &so, true);
 }
 
@@ -348,6 +360,7 @@ decode_error (struct run *r, struct file *f, uint64_t base)
   o.off = NULL;
   o.base = e.offset;
   o.lines = f->dec.newlines;
+  o.replaces_decode_error = true;
   return emit (r, f, sub.cp, sub.len, &o, false);
 }
 
@@ -411,6 +424,7 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
                                 &r->pivot);
       o.off = r->pivot.off;
       o.base = base + pos;
+      o.replaces_decode_error = false;
       if (f->at_start && (r->pivot.len > 0 || st == DECODE_MALFORMED))
         {
           bool sig = (r->pivot.len > 0 && r->pivot.cp[0] == 0xFEFF
@@ -429,7 +443,7 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
           r->fast_from = f->dec.codec;
         }
       if (!emit (r, f, r->pivot.cp + skip, r->pivot.len - skip,
-                 &(struct origin) { o.off + skip, o.base, o.lines }, false))
+                 &(struct origin) { o.off + skip, o.base, o.lines, false }, false))
         return false;
       pos += len;
       if (st == DECODE_MALFORMED)

@@ -49,6 +49,19 @@ count (FILE *out, uint64_t n, char const *what)
   fprintf (out, "%" PRIu64 " %s%s", n, what, n == 1 ? "" : "s");
 }
 
+/* "1 invalid byte", "2 invalid bytes"; "beyond U+10FFFF" has no
+   plural.  */
+static void
+count_kind (FILE *out, char const *sep, uint64_t n, enum err_kind k)
+{
+  char const *text = err_kind_text (k);
+  fputs (sep, out);
+  if (strncmp (text, "beyond ", 7) == 0)
+    fprintf (out, "%" PRIu64 " %s", n, text);
+  else
+    count (out, n, text);
+}
+
 static uint64_t
 error_total (struct file_stats const *s)
 {
@@ -75,21 +88,20 @@ print_counts (FILE *out, struct report const *r, struct file_stats const *s,
   count (out, errors, "error");
   if (errors > 0)
     {
-      /* The kinds: "(decoding: 1 truncated sequence, 2 invalid byte;
+      /* The kinds: "(decoding: 1 truncated sequence, 2 invalid bytes;
          encoding: 1 unencodable character)".  */
       char const *sep = " (decoding: ";
       int k;
       for (k = 0; k < ERR_KIND_COUNT; k++)
         if (s->decode_errors[k] > 0)
           {
-            fprintf (out, "%s%" PRIu64 " %s", sep, s->decode_errors[k],
-                     err_kind_text ((enum err_kind) k));
+            count_kind (out, sep, s->decode_errors[k], (enum err_kind) k);
             sep = ", ";
           }
       if (s->encode_errors > 0)
-        fprintf (out, "%sencoding: %" PRIu64 " %s",
-                 strcmp (sep, ", ") == 0 ? "; " : " (", s->encode_errors,
-                 err_kind_text (ERR_UNENCODABLE));
+        count_kind (out, (strcmp (sep, ", ") == 0 ? "; encoding: "
+                          : " (encoding: "),
+                    s->encode_errors, ERR_UNENCODABLE);
       putc (')', out);
       if (s->handled > 0)
         fprintf (out, ", %" PRIu64 " %s", s->handled,

@@ -105,3 +105,12 @@ run_manifest() {
   [ "$n" -ge "$min" ] || fail "only $n rows in $manifest"
   [ "$bad" -eq 0 ]
 }
+
+# skip_under_valgrind: the CI pass under valgrind memcheck (.ci/run sets
+# UTF8CONV_VALGRIND=1) runs each golden manifest whole and byte by byte
+# only; the other block sizes are covered by the plain and ASan passes,
+# and under valgrind they would take most of CI's time.
+skip_under_valgrind() {
+  [ -z "${UTF8CONV_VALGRIND-}" ] ||
+    skip "block size covered by the plain and ASan runs, not repeated under valgrind"
+}

@@ -42,12 +42,16 @@
    continuation bytes follow as unexpected continuations.  A lone
    surrogate is ill-formed: a lone low surrogate (ED B0..BF) is the lead
    ED alone, as a surrogate, and its continuation bytes follow as
-   unexpected continuations; a high surrogate not followed by a low one
-   is the prefix of the 6-byte form that was read, as truncated (ED A0 80
-   41 is one 3-byte error then 'A'; ED A0 80 ED B0 41 one 5-byte error
-   then 'A'; ED A0 80 ED 9F BF one 4-byte error, since ED A0 80 ED is a
-   prefix of the 6-byte form, then 9F and BF as unexpected
-   continuations).  A supplementary character is never encoded in 4
+   unexpected continuations; a high surrogate not followed by a complete
+   low one is one error of its own three bytes (a surrogate, or a
+   truncated sequence when the input ends before the pair is complete),
+   and decoding resumes after them.  So ED A0 80 41 is one error then
+   'A'; ED A0 80 ED 9F BF is one error then U+D7FF; ED A0 80 ED A0 80 ED
+   B0 80 is one error then U+10000.  Strictly, ED A0 80 ED is a prefix
+   of the 6-byte form, but taking it as one maximal subpart would
+   swallow an ED that can start a character, which the replacement of
+   maximal subparts exists to avoid; ICU's CESU-8 converter decides the
+   same.  A supplementary character is never encoded in 4
    bytes; a lone surrogate cannot be encoded.
 
    MUTF-8 (Java's "modified UTF-8").  Specification: the Java SE API,
@@ -233,9 +237,14 @@ surrogate_step (struct utf8_variant const *v, struct decoder *d,
         }
       else if (!(v->flags & V_LONE))
         {
-          /* CESU-8: S[0..K) is a prefix of the 6-byte form.  */
-          *kind = ERR_TRUNCATED;
-          return -(int) k;
+          /* CESU-8: a high surrogate without its low one.  The error is
+             the high one's three bytes alone, even when S[0..K) is a
+             longer prefix of the 6-byte form: byte 3 is then ED, which
+             may start a character of its own (ED 80..9F xx), and replace
+             must not swallow it.  At the end of the input the pair was
+             cut short; otherwise the surrogate stands alone.  */
+          *kind = k >= n ? ERR_TRUNCATED : ERR_SURROGATE;
+          return -3;
         }
     }
   *cp = c;

@@ -21,14 +21,17 @@ run_golden() {
 }
 
 @test "golden cases, --block-size=2" {
+  skip_under_valgrind
   run_golden --block-size=2
 }
 
 @test "golden cases, --block-size=3" {
+  skip_under_valgrind
   run_golden --block-size=3
 }
 
 @test "golden cases, --block-size=7" {
+  skip_under_valgrind
   run_golden --block-size=7
 }
 

@@ -31,6 +31,18 @@ utf8conv: report: bad.txt: in 6 B, out 9 B, 3 chars, 2 errors (decoding: 1 unexp
 utf8conv: report: total: 1 file, in 6 B, out 9 B, 3 chars, 2 errors (decoding: 1 unexpected continuation byte, 1 truncated sequence), 2 replaced, BOM seen 0 written 0 removed 0"
 }
 
+@test "report: replace to a legacy output counts each error once, plurals" {
+  # Regression: the U+FFFD of a decoding error, written as '?' in a
+  # legacy output, was counted again as an unencodable character.
+  printf 'a\377\377b\300\257c\342\202\254\342\202\254\n' >bad.txt
+  run -0 "$UTF8CONV" -e replace -t ISO-8859-1 --report -o out bad.txt
+  assert_hex out '61 3f 3f 62 3f 3f 63 3f 3f 0a'
+  assert_equal "$output" "\
+utf8conv: bad.txt:1: byte 1: invalid UTF-8: FF (invalid byte); 6 errors replaced in this file
+utf8conv: report: bad.txt: in 14 B, out 10 B, 6 chars, 6 errors (decoding: 1 unexpected continuation byte, 1 overlong encoding, 2 invalid bytes; encoding: 2 unencodable characters), 6 replaced, BOM seen 0 written 0 removed 0
+utf8conv: report: total: 1 file, in 14 B, out 10 B, 6 chars, 6 errors (decoding: 1 unexpected continuation byte, 1 overlong encoding, 2 invalid bytes; encoding: 2 unencodable characters), 6 replaced, BOM seen 0 written 0 removed 0"
+}
+
 @test "report: an encoding error, escaped" {
   printf 'A\000\000\330' >in
   run -0 --separate-stderr "$UTF8CONV" -f UTF-16LE -t UTF-32LE -e surrogateescape -q --report in

@@ -125,9 +125,16 @@ VARIANTS=$GOLDEN/variants
   conv 1 '' '\xf0\x9f\x98\x80' -f CESU-8
   grep -q 'byte 0: invalid CESU-8: F0 (invalid byte)' err || fail "$(cat err)"
   conv 0 'efbfbd efbfbd efbfbd efbfbd' '\xf0\x9f\x98\x80' -f CESU-8 -e replace
-  # Maximal subparts of CESU-8's own well-formed sequences.
+  # Maximal subparts of CESU-8's own well-formed sequences, except that
+  # a high surrogate without its low one is one error of its own three
+  # bytes, so that an ED after it is read again and can start a
+  # character (regression: U+D7FF and U+10000 were swallowed).
   conv 0 'efbfbd 41' '\xed\xa0\x80A' -f CESU-8 -e replace
-  conv 0 'efbfbd 41' '\xed\xa0\x80\xed\xb0A' -f CESU-8 -e replace
+  conv 0 'efbfbd efbfbd efbfbd 41' '\xed\xa0\x80\xed\xb0A' -f CESU-8 -e replace
+  conv 0 'efbfbd ed9fbf' '\xed\xa0\x80\xed\x9f\xbf' -f CESU-8 -e replace
+  conv 0 'efbfbd f0908080' '\xed\xa0\x80\xed\xa0\x80\xed\xb0\x80' -f CESU-8 -e replace
+  conv 1 '78' 'x\xed\xa0\x80\xed\x9f\xbf' -f CESU-8
+  grep -q 'byte 1: invalid CESU-8: ED A0 80 (surrogate)' err || fail "$(cat err)"
   conv 0 'efbfbd efbfbd efbfbd' '\xed\xb0\x80' -f CESU-8 -e replace
   conv 0 '5c786564 5c786230 5c783830' '\xed\xb0\x80' -f CESU-8 -e escape
   # A lone surrogate cannot be written in CESU-8.
@@ -164,14 +171,17 @@ run_variants() {
 }
 
 @test "variant golden cases, --block-size=2" {
+  skip_under_valgrind
   run_variants --block-size=2
 }
 
 @test "variant golden cases, --block-size=5" {
+  skip_under_valgrind
   run_variants --block-size=5
 }
 
 @test "variant golden cases, --block-size=7" {
+  skip_under_valgrind
   run_variants --block-size=7
 }
 
