@@ -75,6 +75,13 @@ append_formatted (struct substitution *sub, char const *fmt, ucs4_t value)
   /* Find the conversion, to pass VALUE with the type it expects.  */
   while ((conv = strchr (conv, '%')) && conv[1] == '%')
     conv += 2;
+  /* policy_format_ok accepts no format without a conversion; if one came
+     here all the same, it is text without a value.  */
+  if (!conv)
+    {
+      append_text (sub, fmt, strnlen (fmt, SUBST_UNIT_MAX));
+      return;
+    }
   conv += strcspn (conv, "diouxX");
 #if __GNUC__
 # pragma GCC diagnostic push

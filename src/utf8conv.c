@@ -193,9 +193,10 @@ find_target (char const *name, bool *ignore)
         }
     }
   c = translit ? registry_lookup_translit (base) : registry_lookup (base);
-  free (base);
+  /* Name the part that is unknown: 'NOPE', not 'NOPE//TRANSLIT'.  */
   if (!c)
-    unknown_encoding (name);
+    unknown_encoding (translit && registry_lookup (base) ? name : base);
+  free (base);
   /* -f auto detects an input encoding; it has no encoder.  */
   if (!c->encode)
     {

@@ -120,7 +120,7 @@ step_error (struct decoder *d, uint8_t const *s, unsigned int len,
             status = DECODE_OUTPUT_FULL;                                     \
             break;                                                           \
           }                                                                  \
-        if (ASCII && in[i] < 0x80)                                           \
+        if ((ASCII) && in[i] < 0x80)                                         \
           {                                                                  \
             size_t end = n - i < cap - len ? n : i + (cap - len);            \
             do                                                               \

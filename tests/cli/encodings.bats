@@ -120,6 +120,12 @@ same_as() {
 Try 'utf8conv --list' for the list of encodings."
   run -2 "$UTF8CONV" -t NO-SUCH-ENCODING </dev/null
   assert_output --partial "unknown encoding 'NO-SUCH-ENCODING'"
+  # With a suffix, the name without it (and an unknown suffix whole).
+  run -2 "$UTF8CONV" -t NO-SUCH-ENCODING//TRANSLIT </dev/null
+  assert_output "utf8conv: unknown encoding 'NO-SUCH-ENCODING'
+Try 'utf8conv --list' for the list of encodings."
+  run -2 "$UTF8CONV" -t UTF-8//NO-SUCH-SUFFIX </dev/null
+  assert_output --partial "unknown encoding 'UTF-8//NO-SUCH-SUFFIX'"
 }
 
 @test "-l lists CP1252 with WINDOWS-1252, then iconv(3)'s names" {
@@ -131,4 +137,13 @@ Try 'utf8conv --list' for the list of encodings."
   # glibc lists one name a line, GNU libiconv a line of aliases.
   assert_line --regexp '^(.* )?KOI8-R( .*)?$'
   assert_line --regexp '^(.* )?SHIFT_JIS( .*)?$'
+}
+
+@test "encodings golden files are what gen.py makes with Python, WHATWG's index and glibc's iconv" {
+  command -v python3 >/dev/null || skip "python3 is required"
+  command -v iconv >/dev/null || skip "iconv(1) is required"
+  cp -R "$ENC" g
+  chmod -R u+w g
+  python3 g/gen.py >/dev/null
+  diff -r "$ENC" g
 }

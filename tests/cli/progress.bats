@@ -59,3 +59,19 @@ on_terminal() {
   [ "$(cat err)" = "utf8conv: report: a: in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0
 utf8conv: report: total: 1 file, in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0" ]
 }
+
+@test "progress: at most about ten updates a second" {
+  # Sixty reads spread over about 1.5 s: without a limit, one update per
+  # read; with it, about ten a second (plus the first), whatever the
+  # speed of the machine, since the bound is taken from the time the run
+  # really took.
+  local start end ms draws
+  start=$(date +%s%N)
+  on_terminal "for i in \$(seq 60); do printf x; sleep 0.025; done | '$UTF8CONV' --progress >out"
+  end=$(date +%s%N)
+  [ "$(cat out)" = "$(printf 'x%.0s' $(seq 60))" ]
+  ms=$(((end - start) / 1000000))
+  draws=$(grep -a -o 'utf8conv: ' tty | wc -l)
+  [ "$draws" -ge 2 ] || fail "only $draws updates in $ms ms"
+  [ "$draws" -le $((ms / 100 + 3)) ] || fail "$draws updates in $ms ms"
+}
