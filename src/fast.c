@@ -1,10 +1,12 @@
 /* Fast paths for common pairs of encodings (see fast.h).
 
    Each one takes a well-formed run and converts it with the kernels of
-   src/simd/: ASCII stretches are widened, narrowed or copied a vector at
-   a time; the other characters are converted one at a time without
-   checks, since the run was validated first.  Newlines are counted on the
-   side that is ASCII-compatible.  */
+   src/simd/.  From UTF-8 to UTF-8, UTF-16 or UTF-32, the run is validated
+   first (copied and its newlines counted in the same pass), and then
+   converted without checks.  The other paths check as they convert: the
+   UTF-16 kernel stops before a lone surrogate, the single-byte ones
+   before a byte or a character that has no counterpart, and they count
+   the newlines they convert.  */
 
 #include <config.h>
 
@@ -24,10 +26,8 @@ static size_t
 utf8_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
               size_t *produced, uint64_t *newlines)
 {
-  size_t v = kernels->utf8_valid_len (in, min (n, cap));
-  memcpy (out, in, v);
+  size_t v = kernels->utf8_valid_copy (in, min (n, cap), out, newlines);
   *produced = v;
-  *newlines = kernels->count_newlines (in, v);
   return v;
 }
 
@@ -37,10 +37,10 @@ utf8_to_wide (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
               size_t *produced, uint64_t *newlines, int width, bool big)
 {
   /* Every UTF-8 byte becomes at most WIDTH output bytes.  */
-  size_t v = kernels->utf8_valid_len (in, min (n, cap / (size_t) width));
+  size_t v = kernels->utf8_valid_copy (in, min (n, cap / (size_t) width),
+                                       NULL, newlines);
   *produced = (width == 2 ? kernels->utf8_to_utf16 (in, v, out, big)
                : kernels->utf8_to_utf32 (in, v, out, big));
-  *newlines = kernels->count_newlines (in, v);
   return v;
 }
 
@@ -64,8 +64,7 @@ utf16_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
 {
   /* A unit becomes at most 3 bytes (a pair of units, 4).  */
   size_t used = kernels->utf16_to_utf8 (in, min (n / 2, cap / 3), out,
-                                        produced, big);
-  *newlines = kernels->count_newlines (out, *produced);
+                                        produced, newlines, big);
   return 2 * used;
 }
 
@@ -84,38 +83,16 @@ utf16be_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
 }
 
 /* Single-byte encodings to UTF-8, through a table made at start-up from
-   the codec itself: the UTF-8 form of each byte, or length 0 where the
-   byte is not a character.  */
-static struct
-{
-  uint8_t len[256];
-  uint8_t bytes[256][3];
-} sb_to_utf8;
+   the codec itself: the UTF-8 form of each byte from 0x80 up, and its
+   length in the last byte, 0 where the byte is not a character.  */
+static uint8_t sb_to_utf8[128][4];
 
 static size_t
 single_byte_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                      size_t *produced, uint64_t *newlines)
 {
-  size_t m = min (n, cap / 3), i = 0, o = 0;
-  while (i < m)
-    {
-      size_t a = kernels->ascii_len (in + i, m - i);
-      memcpy (out + o, in + i, a);
-      i += a;
-      o += a;
-      for (; i < m && in[i] >= 0x80; i++)
-        {
-          unsigned int len = sb_to_utf8.len[in[i]];
-          if (len == 0)
-            goto done;
-          memcpy (out + o, sb_to_utf8.bytes[in[i]], 3);
-          o += len;
-        }
-    }
- done:
-  *produced = o;
-  *newlines = kernels->count_newlines (in, i);
-  return i;
+  return kernels->sb_to_utf8 (in, min (n, cap / 3), out, sb_to_utf8,
+                              produced, newlines);
 }
 
 /* UTF-8 to a single-byte encoding: ASCII is copied, and two-byte
@@ -127,30 +104,8 @@ static size_t
 utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                      size_t *produced, uint64_t *newlines)
 {
-  size_t v = kernels->utf8_valid_len (in, min (n, cap));
-  size_t i = 0, o = 0;
-  while (i < v)
-    {
-      size_t a = kernels->ascii_len (in + i, v - i);
-      memcpy (out + o, in + i, a);
-      i += a;
-      o += a;
-      while (i < v && in[i] >= 0x80)
-        {
-          int16_t b;
-          if (in[i] >= 0xE0)
-            goto done;
-          b = utf8_to_sb[(in[i] & 0x1F) << 6 | (in[i + 1] & 0x3F)];
-          if (b < 0)
-            goto done;
-          out[o++] = (uint8_t) b;
-          i += 2;
-        }
-    }
- done:
-  *produced = o;
-  *newlines = kernels->count_newlines (in, i);
-  return i;
+  return kernels->utf8_to_sb (in, min (n, cap), out, utf8_to_sb, produced,
+                              newlines);
 }
 
 /* Fill the single-byte tables from the codec's own step functions, so
@@ -174,7 +129,8 @@ make_single_byte_tables (struct codec const *c, bool decoding)
           struct encoder u8;
           extern struct codec const codec_utf8;
           decoder_init (&d, c);
-          sb_to_utf8.len[b] = 0;
+          if (b >= 0x80)
+            memset (sb_to_utf8[b - 0x80], 0, 4);
           if (c->decode (&d, &byte, &len, true, &p) != DECODE_INPUT_EMPTY
               || p.len != 1 || (b < 0x80 && cp[0] != b))
             {
@@ -182,14 +138,16 @@ make_single_byte_tables (struct codec const *c, bool decoding)
                 return false;
               continue;
             }
+          if (b < 0x80)
+            continue;
           encoder_init (&u8, &codec_utf8);
           {
             uint8_t buf[MAX_ENCODED];
             if (codec_utf8.encode (&u8, cp, &one, buf, &olen, sizeof buf)
                 != ENCODE_INPUT_EMPTY || 3 < olen)
               continue;
-            memcpy (sb_to_utf8.bytes[b], buf, olen);
-            sb_to_utf8.len[b] = (uint8_t) olen;
+            memcpy (sb_to_utf8[b - 0x80], buf, olen);
+            sb_to_utf8[b - 0x80][3] = (uint8_t) olen;
           }
         }
       return true;

@@ -11,10 +11,12 @@ characters into lanes with one byte shuffle:
     of the character in the low byte and the lead byte (if any) in the
     high byte;
   - otherwise up to 4 characters of 1 to 3 bytes into 32-bit lanes, the
-    last byte lowest, then the middle, then the lead.
+    last byte lowest, then the middle, then the lead (kind 1);
+  - or, when one of the first 4 characters has 4 bytes, up to 4
+    characters of 1 to 4 bytes into 32-bit lanes in the same way (kind 2).
 
-Characters of 4 bytes are left to the scalar code (the entry then takes
-the characters before the first one, possibly none).
+Characters must end in the first 12 bytes, so a plan always takes at
+least one character of well-formed UTF-8.
 
 Usage: tools/gen-utf8-shuffles.py > src/simd/utf8_shuffles.h
 """
@@ -35,24 +37,36 @@ def plan(mask):
         if n > 3:
             break
         taken.append((s, n))
+    # A 4-byte character among the first four makes a plan of kind 2.
+    first4 = []
+    for (s, n) in chars[:4]:
+        if n > 4:
+            break
+        first4.append((s, n))
+    has4 = any(n == 4 for (_, n) in first4)
     short = []
     for (s, n) in taken[:8]:
         if n > 2:
             break
         short.append((s, n))
-    if short and (len(short) == len(taken[:8]) or len(short) >= 4):
+    if short and (len(short) >= 4
+                  or (not has4 and len(short) == len(taken[:8]))):
         shuffle = [0x80] * 16
         for k, (s, n) in enumerate(short):
             shuffle[2 * k] = s + n - 1
             if n == 2:
                 shuffle[2 * k + 1] = s
         return 0, short, shuffle
+    kind = 1
     taken = taken[:4]
+    if has4:
+        kind = 2
+        taken = first4
     shuffle = [0x80] * 16
     for k, (s, n) in enumerate(taken):
         for j in range(n):
             shuffle[4 * k + j] = s + n - 1 - j
-    return 1, taken, shuffle
+    return kind, taken, shuffle
 
 
 def main():
@@ -71,7 +85,7 @@ def main():
     out.write("/* GENERATED FILE, DO NOT EDIT: made by "
               "tools/gen-utf8-shuffles.py.  */\n\n")
     out.write("/* Byte shuffles that gather characters into 16-bit lanes "
-              "(kind 0)\n   or 32-bit lanes (kind 1).  */\n")
+              "(kind 0)\n   or 32-bit lanes (kinds 1 and 2).  */\n")
     out.write("static uint8_t const utf8_shuffles[%d][16] "
               "__attribute__ ((aligned (16))) = {\n" % len(order))
     for (kind, shuffle) in order:

@@ -90,6 +90,17 @@ scalar_count_newlines (uint8_t const *s, size_t n)
   return count;
 }
 
+static size_t
+scalar_utf8_valid_copy (uint8_t const *s, size_t n, uint8_t *out,
+                        uint64_t *newlines)
+{
+  size_t v = scalar_utf8_valid_len (s, n);
+  if (out)
+    memcpy (out, s, v);
+  *newlines = scalar_count_newlines (s, v);
+  return v;
+}
+
 static inline size_t
 scalar_widen_chunk (uint8_t const *s, uint8_t *out, int width, bool big)
 {
@@ -127,14 +138,47 @@ scalar_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
 
 static size_t
 scalar_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
-                      size_t *produced, bool big)
+                      size_t *produced, uint64_t *newlines, bool big)
 {
-  return tc_utf16_to_utf8 (s, n, out, produced, big, scalar_narrow_chunk);
+  size_t used = tc_utf16_to_utf8 (s, n, out, produced, big,
+                                  scalar_narrow_chunk);
+  *newlines = scalar_count_newlines (out, *produced);
+  return used;
+}
+
+static inline size_t
+scalar_copy_chunk (uint8_t const *s, uint8_t *out, size_t *newlines)
+{
+  size_t a = scalar_ascii_len (s, 16), k;
+  memcpy (out, s, 16);
+  for (k = 0; k < a; k++)
+    *newlines += s[k] == '\n';
+  return a;
+}
+
+static size_t
+scalar_sb_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
+                   uint8_t const (*table)[4], size_t *produced,
+                   uint64_t *newlines)
+{
+  return tc_sb_to_utf8 (s, n, out, table, produced, newlines, 16,
+                        scalar_copy_chunk);
+}
+
+static size_t
+scalar_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
+                   int16_t const *table, size_t *produced,
+                   uint64_t *newlines)
+{
+  return tc_utf8_to_sb (s, n, out, table, produced, newlines, 16,
+                        scalar_copy_chunk);
 }
 
 struct kernels const kernels_scalar = {
   "scalar", scalar_ascii_len, scalar_utf8_valid_len, scalar_count_newlines,
-  scalar_utf8_to_utf16, scalar_utf8_to_utf32, scalar_utf16_to_utf8
+  scalar_utf8_valid_copy,
+  scalar_utf8_to_utf16, scalar_utf8_to_utf32, scalar_utf16_to_utf8,
+  scalar_sb_to_utf8, scalar_utf8_to_sb
 };
 
 /* Every implementation this build has, best first.  */

@@ -30,6 +30,12 @@ struct kernels
   size_t (*utf8_valid_len) (uint8_t const *s, size_t n);
   /* The number of bytes equal to 0x0A in S[0..N).  */
   size_t (*count_newlines) (uint8_t const *s, size_t n);
+  /* Like utf8_valid_len (the same length, or a little less), and in the
+     same pass: set *NEWLINES to the number of bytes 0x0A in the prefix
+     and, unless OUT is NULL, copy the prefix to OUT (room for N bytes;
+     bytes past the prefix may be written too).  */
+  size_t (*utf8_valid_copy) (uint8_t const *s, size_t n, uint8_t *out,
+                             uint64_t *newlines);
   /* Convert S[0..N), well-formed UTF-8 of complete characters, to
      UTF-16 or UTF-32 in OUT (little-endian unless BIG), which has room
      for 2N or 4N bytes; return the bytes written.  */
@@ -39,9 +45,27 @@ struct kernels
                            bool big);
   /* Convert up to N UTF-16 units at S to UTF-8 in OUT (room for 3N
      bytes), stopping before a lone surrogate or a pair cut by the end;
-     return the units used and set *PRODUCED.  */
+     return the units used and set *PRODUCED and *NEWLINES (the units
+     0x000A used).  */
   size_t (*utf16_to_utf8) (uint8_t const *s, size_t n, uint8_t *out,
-                           size_t *produced, bool big);
+                           size_t *produced, uint64_t *newlines, bool big);
+  /* Convert S[0..N), in a single-byte encoding whose bytes below 0x80
+     are ASCII, to UTF-8 in OUT (room for 3N bytes).  TABLE[B - 0x80]
+     holds the UTF-8 form of byte B in its first bytes and their number
+     in the last, which is 0 where B is not a character; stop before such
+     a byte.  Return the bytes used; set *PRODUCED and *NEWLINES (the
+     bytes 0x0A used).  */
+  size_t (*sb_to_utf8) (uint8_t const *s, size_t n, uint8_t *out,
+                        uint8_t const (*table)[4], size_t *produced,
+                        uint64_t *newlines);
+  /* Convert a prefix of the UTF-8 S[0..N) to a single-byte encoding
+     whose bytes below 0x80 are ASCII, in OUT (room for N bytes): ASCII,
+     and well-formed 2-byte characters through TABLE (by code point,
+     0..0x7FF; -1 where the encoding has none).  Stop before anything
+     else.  Return the bytes used; set *PRODUCED and *NEWLINES.  */
+  size_t (*utf8_to_sb) (uint8_t const *s, size_t n, uint8_t *out,
+                        int16_t const *table, size_t *produced,
+                        uint64_t *newlines);
 };
 
 /* The kernels in use; NULL when UTF8CONV_IMPL=reference.  */

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Widen the 16 bytes at S to WIDTH-byte units at OUT (byte order BIG);
    return the length of their ASCII prefix.  */
@@ -27,6 +28,12 @@ typedef size_t widen_chunk_fn (uint8_t const *s, uint8_t *out, int width,
 /* Narrow the 8 UTF-16 units at S to bytes at OUT; return the number of
    leading units below 0x80.  */
 typedef size_t narrow_chunk_fn (uint8_t const *s, uint8_t *out, bool big);
+
+/* Copy the W bytes at S to OUT (W is 16 or 32, as the kernel set
+   chooses); return the length of their ASCII prefix and add the number
+   of 0x0A bytes in it to *NEWLINES.  */
+typedef size_t copy_chunk_fn (uint8_t const *s, uint8_t *out,
+                              size_t *newlines);
 
 static inline void
 tc_put (uint8_t *o, uint32_t u, int width, bool big)
@@ -181,6 +188,113 @@ tc_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
     }
  done:
   *produced = o;
+  return i;
+}
+
+/* Single-byte encoding to UTF-8 (see struct kernels): ASCII a chunk of
+   W bytes at a time, the other bytes through the table.  */
+static inline size_t
+tc_sb_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
+               uint8_t const (*table)[4], size_t *produced,
+               uint64_t *newlines, size_t w, copy_chunk_fn *chunk)
+{
+  size_t i = 0, o = 0, nl = 0;
+  while (i + w < n)
+    {
+      size_t a = chunk (s + i, out + o, &nl);
+      i += a;
+      o += a;
+      if (a < w)
+        do
+          {
+            uint8_t const *e = table[s[i] - 0x80];
+            if (e[3] == 0)
+              goto done;
+            /* There is room for 4 bytes: 3 a byte, and 2 bytes left.  */
+            memcpy (out + o, e, 4);
+            o += e[3];
+            i++;
+          }
+        while (i + 1 < n && s[i] >= 0x80);
+    }
+  for (; i < n; i++)
+    {
+      uint8_t b = s[i];
+      if (b < 0x80)
+        {
+          out[o++] = b;
+          nl += b == '\n';
+        }
+      else
+        {
+          uint8_t const *e = table[b - 0x80];
+          if (e[3] == 0)
+            break;
+          memcpy (out + o, e, 3);
+          o += e[3];
+        }
+    }
+ done:
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
+
+/* The well-formed 2-byte character at S[I], if there is one, through
+   TABLE; -1 otherwise.  */
+static inline int
+tc_utf8_two_to_sb (uint8_t const *s, size_t i, size_t n,
+                   int16_t const *table)
+{
+  uint8_t b = s[i];
+  if (b < 0xC2 || 0xE0 <= b || n - i < 2 || (s[i + 1] & 0xC0) != 0x80)
+    return -1;
+  return table[(b & 0x1F) << 6 | (s[i + 1] & 0x3F)];
+}
+
+/* UTF-8 to a single-byte encoding (see struct kernels).  */
+static inline size_t
+tc_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
+               int16_t const *table, size_t *produced, uint64_t *newlines,
+               size_t w, copy_chunk_fn *chunk)
+{
+  size_t i = 0, o = 0, nl = 0;
+  int c;
+  while (i + w <= n)
+    {
+      size_t a = chunk (s + i, out + o, &nl);
+      i += a;
+      o += a;
+      if (a < w)
+        do
+          {
+            c = tc_utf8_two_to_sb (s, i, n, table);
+            if (c < 0)
+              goto done;
+            out[o++] = (uint8_t) c;
+            i += 2;
+          }
+        while (i < n && s[i] >= 0x80);
+    }
+  while (i < n)
+    {
+      uint8_t b = s[i];
+      if (b < 0x80)
+        {
+          out[o++] = b;
+          nl += b == '\n';
+          i++;
+          continue;
+        }
+      c = tc_utf8_two_to_sb (s, i, n, table);
+      if (c < 0)
+        break;
+      out[o++] = (uint8_t) c;
+      i += 2;
+    }
+ done:
+  *produced = o;
+  *newlines = nl;
   return i;
 }
 

@@ -12,7 +12,13 @@
    set in all three lookups is an error.  Third and fourth bytes of a
    sequence are checked separately, from the bytes two and three places
    back.  This is the method of Keiser and Lemire, "Validating UTF-8 In
-   Less Than One Instruction Per Byte" (2021).  */
+   Less Than One Instruction Per Byte" (2021).
+
+   The AVX2 kernels also serve the AVX-512 set, except UTF-8 to UTF-16
+   and UTF-32, which has its own.  Their constant vectors are read from a
+   table (avx2_k), and their byte-order and width parameters are made
+   constants by always_inline wrappers, so that each case gets its own
+   loop.  */
 
 #include <config.h>
 
@@ -87,6 +93,17 @@ sse2_count_newlines (uint8_t const *s, size_t n)
   return count;
 }
 
+SSE2 static size_t
+sse2_utf8_valid_copy (uint8_t const *s, size_t n, uint8_t *out,
+                      uint64_t *newlines)
+{
+  size_t v = sse2_utf8_valid_len (s, n);
+  if (out)
+    memcpy (out, s, v);
+  *newlines = sse2_count_newlines (s, v);
+  return v;
+}
+
 SSE2 static inline size_t
 sse2_widen_chunk (uint8_t const *s, uint8_t *out, int width, bool big)
 {
@@ -145,17 +162,96 @@ sse2_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
 
 SSE2 static size_t
 sse2_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
-                    size_t *produced, bool big)
+                    size_t *produced, uint64_t *newlines, bool big)
 {
-  return tc_utf16_to_utf8 (s, n, out, produced, big, sse2_narrow_chunk);
+  size_t used = tc_utf16_to_utf8 (s, n, out, produced, big,
+                                  sse2_narrow_chunk);
+  *newlines = sse2_count_newlines (out, *produced);
+  return used;
+}
+
+SSE2 static inline size_t
+sse2_copy_chunk (uint8_t const *s, uint8_t *out, size_t *newlines)
+{
+  __m128i v = _mm_loadu_si128 ((__m128i const *) s);
+  unsigned int m = (unsigned int) _mm_movemask_epi8 (v);
+  unsigned int a = (unsigned int) __builtin_ctz (m | 0x10000);
+  unsigned int nl = (unsigned int) _mm_movemask_epi8
+    (_mm_cmpeq_epi8 (v, _mm_set1_epi8 ('\n')));
+  _mm_storeu_si128 ((__m128i *) out, v);
+  *newlines += (size_t) __builtin_popcount (nl & ((1u << a) - 1));
+  return a;
+}
+
+SSE2 static size_t
+sse2_sb_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
+                 uint8_t const (*table)[4], size_t *produced,
+                 uint64_t *newlines)
+{
+  return tc_sb_to_utf8 (s, n, out, table, produced, newlines, 16,
+                        sse2_copy_chunk);
+}
+
+SSE2 static size_t
+sse2_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
+                 int16_t const *table, size_t *produced, uint64_t *newlines)
+{
+  return tc_utf8_to_sb (s, n, out, table, produced, newlines, 16,
+                        sse2_copy_chunk);
 }
 
 struct kernels const kernels_sse2 = {
   "sse2", sse2_ascii_len, sse2_utf8_valid_len, sse2_count_newlines,
-  sse2_utf8_to_utf16, sse2_utf8_to_utf32, sse2_utf16_to_utf8
+  sse2_utf8_valid_copy,
+  sse2_utf8_to_utf16, sse2_utf8_to_utf32, sse2_utf16_to_utf8,
+  sse2_sb_to_utf8, sse2_utf8_to_sb
 };
 
 /* ---- AVX2 ---- */
+
+/* Constant vectors of the AVX2 kernels, read from memory.  GCC 12 builds
+   a broadcast constant in registers with two or three instructions
+   wherever it is used, inside loops too; read through a pointer that it
+   cannot see through (avx2_k), a constant costs one load at most, which
+   usually folds into the instruction that uses it.  */
+enum
+{
+  K_0F8, K_60_8, K_70_8, K_80_8, K_C0_8, K_LF8,
+  K_FF80_16, K_F800_16, K_D800_16, K_7F_16, K_1F00_16, K_0A_16,
+  K_3F, K_7F, K_7FF, K_3F00, K_0F0000, K_3F0000, K_8080E0, K_80C0,
+  K_07000000, K_FF000000, K_20000, K_FFFF, K_10000, K_D800, K_3FF, K_DC00,
+  K_COUNT
+};
+
+#define K8(x) (0x01010101u * (x))
+#define K16(x) (0x00010001u * (x))
+#define KROW(x) { x, x, x, x, x, x, x, x }
+static uint32_t const avx2_k_table[K_COUNT][8] __attribute__ ((aligned (32)))
+= {
+  KROW (K8 (0x0F)), KROW (K8 (0x60)), KROW (K8 (0x70)), KROW (K8 (0x80)),
+  KROW (K8 (0xC0)), KROW (K8 (0x0A)),
+  KROW (K16 (0xFF80)), KROW (K16 (0xF800)), KROW (K16 (0xD800)),
+  KROW (K16 (0x007F)), KROW (K16 (0x1F00)), KROW (K16 (0x000A)),
+  KROW (0x3F), KROW (0x7F), KROW (0x7FF), KROW (0x3F00), KROW (0x0F0000),
+  KROW (0x3F0000), KROW (0x8080E0), KROW (0x80C0),
+  KROW (0x07000000), KROW (0xFF000000), KROW (0x20000), KROW (0xFFFF),
+  KROW (0x10000), KROW (0xD800), KROW (0x3FF), KROW (0xDC00)
+};
+#undef KROW
+#undef K16
+#undef K8
+
+static inline __attribute__ ((always_inline)) __m256i const *
+avx2_k (void)
+{
+  __m256i const *k = (__m256i const *) avx2_k_table[0];
+  __asm__ ("" : "+r" (k));
+  return k;
+}
+
+/* The constant I of avx2_k_table, 256 or 128 bits wide.  */
+#define K256(i) (avx2_k ()[i])
+#define K128(i) (*(__m128i const *) (avx2_k () + (i)))
 
 AVX2 static size_t
 avx2_ascii_len (uint8_t const *s, size_t n)
@@ -205,7 +301,7 @@ enum
 AVX2 static inline __m256i
 avx2_utf8_errors (__m256i in, __m256i prev)
 {
-  __m256i const nib = _mm256_set1_epi8 (0x0F);
+  __m256i const nib = K256 (K_0F8);
   __m256i const byte_1_high = TABLE16
     (TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
      TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
@@ -253,10 +349,10 @@ avx2_utf8_errors (__m256i in, __m256i prev)
   __m256i special = _mm256_and_si256 (_mm256_and_si256 (b1h, b1l), b2h);
   /* A third or fourth byte must be a continuation, and then its
      TWO_CONTS bit is expected rather than an error.  */
-  __m256i third = _mm256_subs_epu8 (prev2, _mm256_set1_epi8 ((char) (0xE0 - 0x80)));
-  __m256i fourth = _mm256_subs_epu8 (prev3, _mm256_set1_epi8 ((char) (0xF0 - 0x80)));
+  __m256i third = _mm256_subs_epu8 (prev2, K256 (K_60_8));
+  __m256i fourth = _mm256_subs_epu8 (prev3, K256 (K_70_8));
   __m256i must23 = _mm256_and_si256 (_mm256_or_si256 (third, fourth),
-                                     _mm256_set1_epi8 ((char) 0x80));
+                                     K256 (K_80_8));
   return _mm256_xor_si256 (must23, special);
 }
 
@@ -314,6 +410,90 @@ avx2_utf8_valid_len (uint8_t const *s, size_t n)
   }
 }
 
+/* avx2_utf8_valid_len, counting the newlines of the blocks it accepts
+   and copying them to OUT as it goes (when COPY).  A block with a
+   problem, and the tail, go to the portable validator from a character
+   boundary, as there; the bytes between that boundary and the end of
+   the accepted blocks are not ASCII, so no newline is counted twice.  */
+AVX2 static inline __attribute__ ((always_inline)) size_t
+avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
+                 uint64_t *newlines, bool copy)
+{
+  size_t i = 0, nl = 0, v;
+  __m256i prev = _mm256_setzero_si256 ();
+  __m256i const lf = K256 (K_LF8);
+  __m256i const max_tail = _mm256_setr_epi8
+    (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+     (char) (0xF0 - 1), (char) (0xE0 - 1), (char) (0xC0 - 1));
+
+  for (; i + 32 <= n; i += 32)
+    {
+      __m256i in = _mm256_loadu_si256 ((__m256i const *) (s + i));
+      if (_mm256_movemask_epi8 (in) == 0)
+        {
+          /* The block before must not end inside a character.  */
+          if (!_mm256_testz_si256 (_mm256_subs_epu8 (prev, max_tail),
+                                   _mm256_subs_epu8 (prev, max_tail)))
+            break;
+          nl += (size_t) __builtin_popcount
+            ((unsigned int) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (in, lf)));
+          if (copy)
+            _mm256_storeu_si256 ((__m256i *) (out + i), in);
+          prev = in;
+          /* More ASCII, 64 bytes at a time.  */
+          while (i + 96 <= n)
+            {
+              __m256i a = _mm256_loadu_si256 ((__m256i const *) (s + i + 32));
+              __m256i b = _mm256_loadu_si256 ((__m256i const *) (s + i + 64));
+              if (_mm256_movemask_epi8 (_mm256_or_si256 (a, b)) != 0)
+                break;
+              nl += (size_t) __builtin_popcountll
+                ((uint32_t) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (a, lf))
+                 | (uint64_t) (uint32_t) _mm256_movemask_epi8
+                 (_mm256_cmpeq_epi8 (b, lf)) << 32);
+              if (copy)
+                {
+                  _mm256_storeu_si256 ((__m256i *) (out + i + 32), a);
+                  _mm256_storeu_si256 ((__m256i *) (out + i + 64), b);
+                }
+              prev = b;
+              i += 64;
+            }
+          continue;
+        }
+      else
+        {
+          __m256i err = avx2_utf8_errors (in, prev);
+          if (!_mm256_testz_si256 (err, err))
+            break;
+        }
+      nl += (size_t) __builtin_popcount
+        ((unsigned int) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (in, lf)));
+      if (copy)
+        _mm256_storeu_si256 ((__m256i *) (out + i), in);
+      prev = in;
+    }
+  {
+    size_t end = i, room;
+    i = char_boundary (s, end);
+    room = end - i + 64;
+    v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
+  }
+  if (copy)
+    memcpy (out + i, s + i, v);
+  *newlines = nl + sse2_count_newlines (s + i, v);
+  return i + v;
+}
+
+AVX2 static size_t
+avx2_utf8_valid_copy (uint8_t const *s, size_t n, uint8_t *out,
+                      uint64_t *newlines)
+{
+  return (out ? avx2_utf8_check (s, n, out, newlines, true)
+          : avx2_utf8_check (s, n, out, newlines, false));
+}
+
 AVX2 static size_t
 avx2_count_newlines (uint8_t const *s, size_t n)
 {
@@ -328,7 +508,7 @@ avx2_count_newlines (uint8_t const *s, size_t n)
   return count + sse2_count_newlines (s + i, n - i);
 }
 
-AVX2 static inline size_t
+AVX2 static inline __attribute__ ((always_inline)) size_t
 avx2_widen_chunk (uint8_t const *s, uint8_t *out, int width, bool big)
 {
   __m128i v = _mm_loadu_si128 ((__m128i const *) s);
@@ -361,20 +541,37 @@ struct utf8_plan
   uint16_t shuffle;             /* Index into utf8_shuffles.  */
   uint8_t consumed;             /* Input bytes taken; 0: none.  */
   uint8_t count;                /* Characters produced.  */
-  uint8_t kind;                 /* 0: 16-bit lanes; 1: 32-bit lanes.  */
+  uint8_t kind;                 /* 0: 16-bit lanes; 1: 32-bit lanes;
+                                   2: 32-bit lanes, with a 4-byte
+                                   character.  */
 };
+
+/* For 4 code points in 32-bit lanes, each made a UTF-16 unit in its low
+   half, or a pair of units: the byte shuffle that packs the units, by
+   the 4-bit mask of the lanes that hold a pair.  */
+static uint8_t utf16_pairs_pack[16][16] __attribute__ ((aligned (16)));
+
+__attribute__ ((constructor)) static void
+make_utf16_pairs_pack (void)
+{
+  unsigned int mask, k, b;
+  for (mask = 0; mask < 16; mask++)
+    {
+      unsigned int o = 0;
+      memset (utf16_pairs_pack[mask], 0x80, 16);
+      for (k = 0; k < 4; k++)
+        for (b = 0; b < (mask >> k & 1 ? 4u : 2u); b++)
+          utf16_pairs_pack[mask][o++] = (uint8_t) (4 * k + b);
+    }
+}
 
 #include "utf8_shuffles.h"
 
-/* Convert well-formed UTF-8 S[0..N) to UTF-16 (WIDTH 2) or UTF-32 (WIDTH
-   4), 16 bytes at a time: ASCII chunks are widened; other chunks are
-   classified by where their characters end, and up to 8 characters are
-   gathered into lanes by one shuffle and assembled with shifts and
-   masks.  A 4-byte character goes through the scalar code.  */
 /* Gather the characters of the 16 bytes V (that start on a character
    boundary) whose ends are marked in ENDS (12 bits) into OUT, as PLAN says;
-   return the output bytes written.  */
-AVX2 static inline size_t
+   return the output bytes written.  Kind 2 makes a 4-byte character a
+   pair of units for UTF-16, packed by a shuffle from utf16_pairs_pack.  */
+AVX2 static inline __attribute__ ((always_inline)) size_t
 avx2_gather (__m128i v, struct utf8_plan const *p, uint8_t *out, int width,
              bool big)
 {
@@ -389,8 +586,8 @@ avx2_gather (__m128i v, struct utf8_plan const *p, uint8_t *out, int width,
     {
       /* Last byte in the low half, lead byte in the high half.  */
       units = _mm_or_si128
-        (_mm_and_si128 (g, _mm_set1_epi16 (0x007F)),
-         _mm_srli_epi16 (_mm_and_si128 (g, _mm_set1_epi16 (0x1F00)), 2));
+        (_mm_and_si128 (g, K128 (K_7F_16)),
+         _mm_srli_epi16 (_mm_and_si128 (g, K128 (K_1F00_16)), 2));
       if (width == 2)
         {
           if (big)
@@ -410,14 +607,50 @@ avx2_gather (__m128i v, struct utf8_plan const *p, uint8_t *out, int width,
           _mm_storeu_si128 ((__m128i *) (out + 16), hi);
         }
     }
+  else if (p->kind == 2)
+    {
+      /* Last byte lowest, then the others, then the lead; a third byte
+         from the end that is a 3-byte lead brings its bit 5 into bit 17,
+         which is cleared unless a 4th byte follows it.  */
+      __m128i u, no4;
+      u = _mm_or_si128
+        (_mm_or_si128 (_mm_and_si128 (g, K128 (K_7F)),
+                       _mm_srli_epi32 (_mm_and_si128 (g, K128 (K_3F00)), 2)),
+         _mm_or_si128 (_mm_srli_epi32 (_mm_and_si128 (g, K128 (K_3F0000)), 4),
+                       _mm_srli_epi32 (_mm_and_si128 (g, K128 (K_07000000)),
+                                       6)));
+      no4 = _mm_cmpeq_epi32 (_mm_and_si128 (g, K128 (K_FF000000)),
+                             _mm_setzero_si128 ());
+      u = _mm_andnot_si128 (_mm_and_si128 (no4, K128 (K_20000)), u);
+      if (width == 2)
+        {
+          __m128i is4 = _mm_cmpgt_epi32 (u, K128 (K_FFFF));
+          __m128i c = _mm_sub_epi32 (u, K128 (K_10000));
+          __m128i pair = _mm_or_si128
+            (_mm_add_epi32 (_mm_srli_epi32 (c, 10), K128 (K_D800)),
+             _mm_slli_epi32 (_mm_add_epi32 (_mm_and_si128 (c, K128 (K_3FF)),
+                                            K128 (K_DC00)), 16));
+          unsigned int mask = (unsigned int) _mm_movemask_ps
+            (_mm_castsi128_ps (is4));
+          units = _mm_shuffle_epi8
+            (_mm_blendv_epi8 (u, pair, is4),
+             _mm_load_si128 ((__m128i const *) utf16_pairs_pack[mask]));
+          if (big)
+            units = _mm_shuffle_epi8 (units, swap16);
+          _mm_storeu_si128 ((__m128i *) out, units);
+          return (p->count + (size_t) __builtin_popcount (mask)) * 2;
+        }
+      if (big)
+        u = _mm_shuffle_epi8 (u, swap32);
+      _mm_storeu_si128 ((__m128i *) out, u);
+    }
   else
     {
       /* Last byte lowest, then the middle one, then the lead.  */
       __m128i u = _mm_or_si128
-        (_mm_or_si128 (_mm_and_si128 (g, _mm_set1_epi32 (0x7F)),
-                       _mm_srli_epi32 (_mm_and_si128
-                                       (g, _mm_set1_epi32 (0x3F00)), 2)),
-         _mm_srli_epi32 (_mm_and_si128 (g, _mm_set1_epi32 (0x0F0000)), 4));
+        (_mm_or_si128 (_mm_and_si128 (g, K128 (K_7F)),
+                       _mm_srli_epi32 (_mm_and_si128 (g, K128 (K_3F00)), 2)),
+         _mm_srli_epi32 (_mm_and_si128 (g, K128 (K_0F0000)), 4));
       if (width == 2)
         {
           units = _mm_packus_epi32 (u, u);
@@ -435,15 +668,56 @@ avx2_gather (__m128i v, struct utf8_plan const *p, uint8_t *out, int width,
   return p->count * (size_t) width;
 }
 
+/* Convert the 8 characters of 3 bytes at S (24 bytes; 32 may be read) to
+   UTF-16 (WIDTH 2) or UTF-32 (WIDTH 4) at OUT; return the bytes
+   written.  */
+AVX2 static inline __attribute__ ((always_inline)) size_t
+avx2_three8 (uint8_t const *s, uint8_t *out, int width, bool big)
+{
+  /* Each 3 bytes to a 32-bit lane, the last byte lowest.  */
+  __m256i const gather3 = _mm256_setr_epi8
+    (2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1,
+     2, 1, 0, -1, 5, 4, 3, -1, 8, 7, 6, -1, 11, 10, 9, -1);
+  __m256i const swap16 = _mm256_setr_epi8
+    (1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+     1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  __m256i const swap32 = _mm256_setr_epi8
+    (3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
+     3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+  __m256i v = _mm256_inserti128_si256
+    (_mm256_castsi128_si256 (_mm_loadu_si128 ((__m128i const *) s)),
+     _mm_loadu_si128 ((__m128i const *) (s + 12)), 1);
+  __m256i g = _mm256_shuffle_epi8 (v, gather3);
+  __m256i u = _mm256_or_si256
+    (_mm256_or_si256 (_mm256_and_si256 (g, K256 (K_7F)),
+                      _mm256_srli_epi32 (_mm256_and_si256 (g, K256 (K_3F00)),
+                                         2)),
+     _mm256_srli_epi32 (_mm256_and_si256 (g, K256 (K_0F0000)), 4));
+  if (width == 2)
+    {
+      /* The units of both halves into the low 128 bits.  */
+      __m256i w = _mm256_permute4x64_epi64
+        (_mm256_packus_epi32 (u, _mm256_setzero_si256 ()), 0x08);
+      if (big)
+        w = _mm256_shuffle_epi8 (w, swap16);
+      _mm_storeu_si128 ((__m128i *) out, _mm256_castsi256_si128 (w));
+      return 16;
+    }
+  if (big)
+    u = _mm256_shuffle_epi8 (u, swap32);
+  _mm256_storeu_si256 ((__m256i *) out, u);
+  return 32;
+}
+
 /* Convert well-formed UTF-8 S[0..N) to UTF-16 (WIDTH 2) or UTF-32 (WIDTH
    4).  The input is classified 64 bytes at a time into two bit masks
    (non-ASCII bytes, continuation bytes); then, 16 bytes at a time, an
    ASCII stretch is widened, and otherwise the ends of the characters in
    the next 12 bytes select a plan that gathers up to 8 characters into
-   lanes with one shuffle.  Working from the masks keeps the table look-up
-   off the chain of loads.  A 4-byte character goes through the scalar
-   code.  */
-AVX2 static inline size_t
+   lanes with one shuffle (4-byte characters included).  After 4
+   characters of 3 bytes, runs of 8 more go through avx2_three8.  Working
+   from the masks keeps the table look-up off the chain of loads.  */
+AVX2 static inline __attribute__ ((always_inline)) size_t
 avx2_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
                    bool big)
 {
@@ -454,7 +728,7 @@ avx2_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
       size_t base = i;
       __m256i a = _mm256_loadu_si256 ((__m256i const *) (s + base));
       __m256i b = _mm256_loadu_si256 ((__m256i const *) (s + base + 32));
-      __m256i const c0 = _mm256_set1_epi8 ((char) 0xC0);
+      __m256i const c0 = K256 (K_C0_8);
       uint64_t high = ((uint64_t) (uint32_t) _mm256_movemask_epi8 (a)
                        | (uint64_t) (uint32_t) _mm256_movemask_epi8 (b) << 32);
       uint64_t cont;
@@ -476,14 +750,17 @@ avx2_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
         {
           unsigned int k = (unsigned int) (i - base);
           struct utf8_plan const *p;
-          /* Widen 16 bytes, and keep the ASCII ones.  */
-          size_t asc = (size_t) __builtin_ctzll ((high >> k) | 1u << 16);
-          avx2_widen_chunk (s + i, out + o, width, big);
-          i += asc;
-          o += asc * (size_t) width;
-          k += (unsigned int) asc;
-          if (asc == 16 || 51 < k)
-            continue;
+          if (!(high >> k & 1))
+            {
+              /* Widen 16 bytes, and keep the ASCII ones.  */
+              size_t asc = (size_t) __builtin_ctzll ((high >> k) | 1u << 16);
+              avx2_widen_chunk (s + i, out + o, width, big);
+              i += asc;
+              o += asc * (size_t) width;
+              k += (unsigned int) asc;
+              if (asc == 16 || 51 < k)
+                continue;
+            }
           p = &utf8_plans[~(cont >> (k + 1)) & 0xFFF];
           if (p->consumed == 0)
             {
@@ -493,6 +770,17 @@ avx2_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
           o += avx2_gather (_mm_loadu_si128 ((__m128i const *) (s + i)), p,
                             out + o, width, big);
           i += p->consumed;
+          /* After 4 characters of 3 bytes, as in CJK text, look for
+             runs of 8 more: each lead byte followed by 2 continuation
+             bytes, and the 25th byte not one (else the last character
+             would have 4).  */
+          if (p->consumed == 12 && p->kind == 1)
+            for (k += 12; k <= 39 && ((cont >> k) & 0x1FFFFFF) == 0xDB6DB6;
+                 k += 24)
+              {
+                o += avx2_three8 (s + i, out + o, width, big);
+                i += 24;
+              }
         }
     }
   while (i + 16 <= n)
@@ -538,16 +826,309 @@ avx2_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
           : avx2_utf8_to_wide (s, n, out, 4, false));
 }
 
+/* For 4 UTF-16 units in 32-bit lanes, each holding the unit's UTF-8
+   bytes from the lowest up: the byte shuffle that packs them, and the
+   bytes it keeps.  The index has bit K set when unit K is at least 0x80
+   and bit 4 + K when it is at least 0x800.  */
+static uint8_t utf16_pack[256][16] __attribute__ ((aligned (16)));
+static uint8_t utf16_pack_len[256];
+
+__attribute__ ((constructor)) static void
+make_utf16_pack (void)
+{
+  unsigned int idx, k, b;
+  for (idx = 0; idx < 256; idx++)
+    {
+      unsigned int o = 0;
+      memset (utf16_pack[idx], 0x80, 16);
+      for (k = 0; k < 4; k++)
+        {
+          unsigned int len = 1 + (idx >> k & 1) + (idx >> (4 + k) & 1);
+          for (b = 0; b < len; b++)
+            utf16_pack[idx][o++] = (uint8_t) (4 * k + b);
+        }
+      utf16_pack_len[idx] = (uint8_t) o;
+    }
+}
+
+/* The UTF-8 bytes of the 8 units U (32-bit lanes, no surrogates), each
+   in its lane from the lowest byte up, for units of 1, 2 or 3 bytes.  */
+AVX2 static inline __m256i
+avx2_utf8_lanes3 (__m256i u)
+{
+  return _mm256_or_si256
+    (_mm256_or_si256 (_mm256_srli_epi32 (u, 12),
+                      _mm256_and_si256 (_mm256_slli_epi32 (u, 2),
+                                        K256 (K_3F00))),
+     _mm256_or_si256 (_mm256_and_si256 (_mm256_slli_epi32 (u, 16),
+                                        K256 (K_3F0000)),
+                      K256 (K_8080E0)));
+}
+
+/* Convert the 8 units V (in the machine's byte order, no surrogates) to
+   UTF-8 at OUT; ALL3 says that every unit is at least 0x800.  Stores 32
+   bytes; returns the bytes that count.  */
+AVX2 static inline __attribute__ ((always_inline)) size_t
+avx2_utf16_chunk (__m128i v, bool all3, uint8_t *out)
+{
+  __m256i u = _mm256_cvtepu16_epi32 (v), lanes, two, ge80, ge800;
+  unsigned int b1, b2, idx;
+  size_t o;
+  if (all3)
+    {
+      /* Keep 3 bytes of each lane: 12 bytes a half.  */
+      __m256i const pack3 = _mm256_setr_epi8
+        (0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+         0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+      lanes = _mm256_shuffle_epi8 (avx2_utf8_lanes3 (u), pack3);
+      _mm_storeu_si128 ((__m128i *) out, _mm256_castsi256_si128 (lanes));
+      _mm_storeu_si128 ((__m128i *) (out + 12),
+                        _mm256_extracti128_si256 (lanes, 1));
+      return 24;
+    }
+  two = _mm256_or_si256
+    (_mm256_or_si256 (_mm256_srli_epi32 (u, 6),
+                      _mm256_and_si256 (_mm256_slli_epi32 (u, 8),
+                                        K256 (K_3F00))),
+     K256 (K_80C0));
+  ge80 = _mm256_cmpgt_epi32 (u, K256 (K_7F));
+  ge800 = _mm256_cmpgt_epi32 (u, K256 (K_7FF));
+  lanes = _mm256_blendv_epi8 (_mm256_blendv_epi8 (u, two, ge80),
+                              avx2_utf8_lanes3 (u), ge800);
+  b1 = (unsigned int) _mm256_movemask_ps (_mm256_castsi256_ps (ge80));
+  b2 = (unsigned int) _mm256_movemask_ps (_mm256_castsi256_ps (ge800));
+  idx = (b1 & 0xF) | (b2 & 0xF) << 4;
+  _mm_storeu_si128 ((__m128i *) out,
+                    _mm_shuffle_epi8 (_mm256_castsi256_si128 (lanes),
+                                      _mm_load_si128 ((__m128i const *)
+                                                      utf16_pack[idx])));
+  o = utf16_pack_len[idx];
+  idx = b1 >> 4 | (b2 >> 4) << 4;
+  _mm_storeu_si128 ((__m128i *) (out + o),
+                    _mm_shuffle_epi8 (_mm256_extracti128_si256 (lanes, 1),
+                                      _mm_load_si128 ((__m128i const *)
+                                                      utf16_pack[idx])));
+  return o + utf16_pack_len[idx];
+}
+
+/* Convert up to N UTF-16 units at S to UTF-8, 16 units at a time: an
+   ASCII chunk is packed; otherwise each half of 8 units, if it has no
+   surrogate, has the UTF-8 bytes of each unit computed in a 32-bit lane
+   and packed by one constant shuffle (all units of 3 bytes) or by a
+   shuffle from utf16_pack for each 4 units.  A half with a surrogate
+   goes through the scalar code up to and including its first surrogate.
+   Stores may write up to 28 bytes from where a half starts, never past 3
+   bytes a unit: the vector loop leaves at least 4 units after its 16.  */
+AVX2 static inline __attribute__ ((always_inline)) size_t
+avx2_utf16_to_utf8_bo (uint8_t const *s, size_t n, uint8_t *out,
+                       size_t *produced, uint64_t *newlines, bool big)
+{
+  __m256i const swap16 = _mm256_setr_epi8
+    (1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+     1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  size_t i = 0, o = 0, w, nl = 0;
+
+  while (i + 20 <= n)
+    {
+      __m256i x = _mm256_loadu_si256 ((__m256i const *) (s + 2 * i));
+      __m256i top;
+      unsigned int sur, low, lf;
+      size_t k;
+      if (big)
+        x = _mm256_shuffle_epi8 (x, swap16);
+      /* Two bits for each unit 0x000A.  */
+      lf = (unsigned int) _mm256_movemask_epi8
+        (_mm256_cmpeq_epi16 (x, K256 (K_0A_16)));
+      if (_mm256_testz_si256 (x, K256 (K_FF80_16)))
+        {
+          nl += (size_t) __builtin_popcount (lf) / 2;
+          _mm_storeu_si128 ((__m128i *) (out + o),
+                            _mm_packus_epi16
+                            (_mm256_castsi256_si128 (x),
+                             _mm256_extracti128_si256 (x, 1)));
+          i += 16;
+          o += 16;
+          continue;
+        }
+      top = _mm256_and_si256 (x, K256 (K_F800_16));
+      sur = (unsigned int) _mm256_movemask_epi8
+        (_mm256_cmpeq_epi16 (top, K256 (K_D800_16)));
+      low = (unsigned int) _mm256_movemask_epi8
+        (_mm256_cmpeq_epi16 (top, _mm256_setzero_si256 ()));
+      if (sur == 0)
+        {
+          o += avx2_utf16_chunk (_mm256_castsi256_si128 (x),
+                                 (low & 0xFFFF) == 0, out + o);
+          o += avx2_utf16_chunk (_mm256_extracti128_si256 (x, 1),
+                                 (low >> 16) == 0, out + o);
+          nl += (size_t) __builtin_popcount (lf) / 2;
+          i += 16;
+          continue;
+        }
+      k = (size_t) __builtin_ctz (sur) / 2;
+      if (k >= 8)
+        {
+          o += avx2_utf16_chunk (_mm256_castsi256_si128 (x),
+                                 (low & 0xFFFF) == 0, out + o);
+          nl += (size_t) __builtin_popcount (lf & 0xFFFF) / 2;
+          i += 8;
+          continue;
+        }
+      for (k += i + 1; i < k; o += w)
+        {
+          w = tc_utf16_char (s, &i, n, out + o, big);
+          if (w == 0)
+            goto done;
+          nl += w == 1 && out[o] == '\n';
+        }
+    }
+  while (i < n)
+    {
+      w = tc_utf16_char (s, &i, n, out + o, big);
+      if (w == 0)
+        break;
+      nl += w == 1 && out[o] == '\n';
+      o += w;
+    }
+ done:
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
+
 AVX2 static size_t
 avx2_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
-                    size_t *produced, bool big)
+                    size_t *produced, uint64_t *newlines, bool big)
 {
-  return tc_utf16_to_utf8 (s, n, out, produced, big, sse2_narrow_chunk);
+  return (big ? avx2_utf16_to_utf8_bo (s, n, out, produced, newlines, true)
+          : avx2_utf16_to_utf8_bo (s, n, out, produced, newlines, false));
+}
+
+AVX2 static inline size_t
+avx2_copy_chunk (uint8_t const *s, uint8_t *out, size_t *newlines)
+{
+  __m256i v = _mm256_loadu_si256 ((__m256i const *) s);
+  uint64_t m = (uint32_t) _mm256_movemask_epi8 (v);
+  unsigned int a = (unsigned int) __builtin_ctzll (m | 1ull << 32);
+  uint64_t nl = (uint32_t) _mm256_movemask_epi8
+    (_mm256_cmpeq_epi8 (v, K256 (K_LF8)));
+  _mm256_storeu_si256 ((__m256i *) out, v);
+  *newlines += (size_t) __builtin_popcountll (nl & ((1ull << a) - 1));
+  return a;
+}
+
+/* Single-byte encoding to UTF-8, 32 bytes at a time: the block is
+   stored as it is, and then for each byte from 0x80 up, in order, its
+   UTF-8 form is written and the rest of the block stored again after it.
+   The vector loop leaves 32 bytes after its block, so that those loads
+   stay in S, and the stores stay within 3 bytes a byte of input.  */
+AVX2 static size_t
+avx2_sb_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
+                 uint8_t const (*table)[4], size_t *produced,
+                 uint64_t *newlines)
+{
+  size_t i = 0, o = 0, nl = 0, p, tail_produced;
+  uint64_t tail_newlines;
+
+  while (i + 64 <= n)
+    {
+      __m256i v = _mm256_loadu_si256 ((__m256i const *) (s + i));
+      uint32_t m = (uint32_t) _mm256_movemask_epi8 (v);
+      uint32_t nlm = (uint32_t) _mm256_movemask_epi8
+        (_mm256_cmpeq_epi8 (v, K256 (K_LF8)));
+      size_t x = 0;
+      _mm256_storeu_si256 ((__m256i *) (out + o), v);
+      for (; m; m &= m - 1)
+        {
+          uint8_t const *e;
+          p = (size_t) __builtin_ctz (m);
+          e = table[s[i + p] - 0x80];
+          if (e[3] == 0)
+            {
+              nl += (size_t) __builtin_popcount (nlm & ((1u << p) - 1));
+              *produced = o + p + x;
+              *newlines = nl;
+              return i + p;
+            }
+          memcpy (out + o + p + x, e, 4);
+          x += e[3] - 1u;
+          _mm256_storeu_si256 ((__m256i *) (out + o + p + x + 1),
+                               _mm256_loadu_si256 ((__m256i const *)
+                                                   (s + i + p + 1)));
+        }
+      nl += (size_t) __builtin_popcount (nlm);
+      i += 32;
+      o += 32 + x;
+    }
+  p = tc_sb_to_utf8 (s + i, n - i, out + o, table, &tail_produced,
+                     &tail_newlines, 32, avx2_copy_chunk);
+  *produced = o + tail_produced;
+  *newlines = nl + tail_newlines;
+  return i + p;
+}
+
+/* UTF-8 to a single-byte encoding, 32 bytes at a time in the same way:
+   each 2-byte character narrows to one byte, after which the rest of the
+   block is stored again.  A character may end one byte past the block.
+   The vector loop leaves 34 bytes after its block.  */
+AVX2 static size_t
+avx2_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
+                 int16_t const *table, size_t *produced, uint64_t *newlines)
+{
+  size_t i = 0, o = 0, nl = 0, p, tail_produced;
+  uint64_t tail_newlines;
+
+  while (i + 66 <= n)
+    {
+      __m256i v = _mm256_loadu_si256 ((__m256i const *) (s + i));
+      uint32_t m = (uint32_t) _mm256_movemask_epi8 (v);
+      uint32_t nlm = (uint32_t) _mm256_movemask_epi8
+        (_mm256_cmpeq_epi8 (v, K256 (K_LF8)));
+      size_t d = 0, end = 32;
+      _mm256_storeu_si256 ((__m256i *) (out + o), v);
+      while (m)
+        {
+          int c = -1;
+          unsigned int b, b1;
+          p = (size_t) __builtin_ctz (m);
+          b = s[i + p];
+          b1 = s[i + p + 1];
+          /* A lead C2..DF and a continuation: code point
+             (B - 0xC0) << 6 | (B1 - 0x80).  */
+          if (b - 0xC2 < 0x1E && (b1 & 0xC0) == 0x80)
+            c = table[(b << 6) + b1 - 0x3080];
+          if (c < 0)
+            {
+              nl += (size_t) __builtin_popcount (nlm & ((1u << p) - 1));
+              *produced = o + p - d;
+              *newlines = nl;
+              return i + p;
+            }
+          out[o + p - d] = (uint8_t) c;
+          d++;
+          _mm256_storeu_si256 ((__m256i *) (out + o + p - d + 2),
+                               _mm256_loadu_si256 ((__m256i const *)
+                                                   (s + i + p + 2)));
+          if (p == 31)
+            end = 33;
+          m &= ~(3u << p);
+        }
+      nl += (size_t) __builtin_popcount (nlm);
+      i += end;
+      o += end - d;
+    }
+  p = tc_utf8_to_sb (s + i, n - i, out + o, table, &tail_produced,
+                     &tail_newlines, 32, avx2_copy_chunk);
+  *produced = o + tail_produced;
+  *newlines = nl + tail_newlines;
+  return i + p;
 }
 
 struct kernels const kernels_avx2 = {
   "avx2", avx2_ascii_len, avx2_utf8_valid_len, avx2_count_newlines,
-  avx2_utf8_to_utf16, avx2_utf8_to_utf32, avx2_utf16_to_utf8
+  avx2_utf8_valid_copy,
+  avx2_utf8_to_utf16, avx2_utf8_to_utf32, avx2_utf16_to_utf8,
+  avx2_sb_to_utf8, avx2_utf8_to_sb
 };
 
 /* ---- AVX-512 (F, BW, VL) ---- */
@@ -559,7 +1140,7 @@ struct kernels const kernels_avx2 = {
    there are no 4-byte ones), from each byte and the two after it, keep
    those with one compress instruction and store them at OUT.  Returns
    the output bytes written.  */
-AVX512 static inline size_t
+AVX512 static inline __attribute__ ((always_inline)) size_t
 avx512_window (uint8_t const *s, __mmask16 starts, __mmask16 lead2,
                __mmask16 lead3, uint8_t *out, int width, bool big)
 {
@@ -602,13 +1183,120 @@ avx512_window (uint8_t const *s, __mmask16 starts, __mmask16 lead2,
   return (size_t) __builtin_popcount (starts) * (size_t) width;
 }
 
+/* For 8 code points in 32-bit lanes, each made a UTF-16 unit in its low
+   half or a pair of units: the word permutation that packs the units, by
+   the 8-bit mask of the lanes that hold a pair.  */
+static uint16_t utf16_pairs_perm[256][16] __attribute__ ((aligned (32)));
+
+__attribute__ ((constructor)) static void
+make_utf16_pairs_perm (void)
+{
+  unsigned int mask, k;
+  for (mask = 0; mask < 256; mask++)
+    {
+      unsigned int o = 0;
+      memset (utf16_pairs_perm[mask], 0, sizeof utf16_pairs_perm[mask]);
+      for (k = 0; k < 8; k++)
+        {
+          utf16_pairs_perm[mask][o++] = (uint16_t) (2 * k);
+          if (mask >> k & 1)
+            utf16_pairs_perm[mask][o++] = (uint16_t) (2 * k + 1);
+        }
+    }
+}
+
+/* avx512_window for a window with 4-byte characters (LEAD4 marks their
+   lead bytes; a character may end up to three bytes past the window).
+   For UTF-16, a character of 4 bytes becomes a pair of units in its
+   lane, and each 8 lanes are packed by a permutation from
+   utf16_pairs_perm.  Stores up to 64 bytes (UTF-32), or 32 bytes past
+   the units (UTF-16).  */
+AVX512 static inline __attribute__ ((always_inline)) size_t
+avx512_window4 (uint8_t const *s, __mmask16 starts, __mmask16 lead2,
+                __mmask16 lead3, __mmask16 lead4, uint8_t *out, int width,
+                bool big)
+{
+  __m256i const swap16 = _mm256_setr_epi8
+    (1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+     1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  __m512i const swap32 = _mm512_set4_epi32 (0x0C0D0E0F, 0x08090A0B,
+                                            0x04050607, 0x00010203);
+  __m512i m3f = _mm512_set1_epi32 (0x3F);
+  __m512i b0 = _mm512_cvtepu8_epi32 (_mm_loadu_si128 ((__m128i const *) s));
+  __m512i b1 = _mm512_cvtepu8_epi32 (_mm_loadu_si128 ((__m128i const *)
+                                                      (s + 1)));
+  __m512i b2 = _mm512_cvtepu8_epi32 (_mm_loadu_si128 ((__m128i const *)
+                                                      (s + 2)));
+  __m512i b3 = _mm512_cvtepu8_epi32 (_mm_loadu_si128 ((__m128i const *)
+                                                      (s + 3)));
+  __m512i c1 = _mm512_and_si512 (b1, m3f);
+  __m512i c2 = _mm512_and_si512 (b2, m3f);
+  __m512i two = _mm512_or_si512
+    (_mm512_slli_epi32 (_mm512_and_si512 (b0, _mm512_set1_epi32 (0x1F)), 6),
+     c1);
+  __m512i three = _mm512_or_si512
+    (_mm512_or_si512
+     (_mm512_slli_epi32 (_mm512_and_si512 (b0, _mm512_set1_epi32 (0x0F)), 12),
+      _mm512_slli_epi32 (c1, 6)), c2);
+  __m512i four = _mm512_or_si512
+    (_mm512_or_si512
+     (_mm512_slli_epi32 (_mm512_and_si512 (b0, _mm512_set1_epi32 (0x07)), 18),
+      _mm512_slli_epi32 (c1, 12)),
+     _mm512_or_si512 (_mm512_slli_epi32 (c2, 6),
+                      _mm512_and_si512 (b3, m3f)));
+  __m512i val = _mm512_mask_mov_epi32 (b0, lead2, two);
+  unsigned int count = (unsigned int) __builtin_popcount (starts);
+  __mmask16 is4;
+  __m512i c, pair;
+  size_t o = 0;
+  unsigned int q;
+
+  val = _mm512_mask_mov_epi32 (val, lead3, three);
+  val = _mm512_mask_mov_epi32 (val, lead4, four);
+  val = _mm512_maskz_compress_epi32 (starts, val);
+  if (width == 4)
+    {
+      if (big)
+        val = _mm512_shuffle_epi8 (val, swap32);
+      _mm512_storeu_si512 (out, val);
+      return count * 4;
+    }
+  is4 = _mm512_cmpgt_epu32_mask (val, _mm512_set1_epi32 (0xFFFF));
+  c = _mm512_sub_epi32 (val, _mm512_set1_epi32 (0x10000));
+  pair = _mm512_or_si512
+    (_mm512_add_epi32 (_mm512_srli_epi32 (c, 10),
+                       _mm512_set1_epi32 (0xD800)),
+     _mm512_slli_epi32 (_mm512_add_epi32
+                        (_mm512_and_si512 (c, _mm512_set1_epi32 (0x3FF)),
+                         _mm512_set1_epi32 (0xDC00)), 16));
+  val = _mm512_mask_mov_epi32 (val, is4, pair);
+  /* Each half of 8 lanes, packed by one word permutation; the lanes past
+     COUNT are 0 and add nothing.  */
+  for (q = 0; q < 2; q++)
+    {
+      unsigned int m = (unsigned int) (is4 >> (8 * q)) & 0xFF;
+      unsigned int lanes = (count > 8 * q ? count - 8 * q : 0);
+      __m256i x = _mm256_permutexvar_epi16
+        (_mm256_load_si256 ((__m256i const *) utf16_pairs_perm[m]),
+         q == 0 ? _mm512_castsi512_si256 (val)
+         : _mm512_extracti64x4_epi64 (val, 1));
+      if (big)
+        x = _mm256_shuffle_epi8 (x, swap16);
+      _mm256_storeu_si256 ((__m256i *) (out + o), x);
+      o += 2 * ((lanes < 8 ? lanes : 8)
+                + (unsigned int) __builtin_popcount (m));
+    }
+  return o;
+}
+
 /* Convert well-formed UTF-8 S[0..N) to UTF-16 (WIDTH 2) or UTF-32 (WIDTH
    4), 64 bytes at a time without tables: the block is classified into bit
-   masks (character starts, 2- and 3-byte leads), and each 16-byte window
-   converts the characters that start in it, independently of the others
-   (a character may end up to two bytes past its window).  A block with a
-   4-byte character, and the tail, go one character at a time.  */
-AVX512 static inline size_t
+   masks (character starts, 2-, 3- and 4-byte leads), and each 16-byte
+   window converts the characters that start in it, independently of the
+   others (a character may end up to three bytes past its window); a
+   window with a 4-byte character goes through avx512_window4.  The tail
+   goes one character at a time.  */
+AVX512 static inline __attribute__ ((always_inline)) size_t
 avx512_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
                      bool big)
 {
@@ -644,20 +1332,9 @@ avx512_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
           __mmask16 w2 = (__mmask16) (lead2 >> (16 * k));
           __mmask16 w3 = (__mmask16) (lead3 >> (16 * k));
           __mmask16 w4 = (__mmask16) (lead4 >> (16 * k));
-          /* A 4-byte character goes through the scalar code; the others
-             around it are converted together.  */
-          while (w4)
-            {
-              unsigned int bit = w4 & -(unsigned int) w4;
-              __mmask16 before = (__mmask16) (w & (bit - 1));
-              size_t at = (size_t) __builtin_ctz (bit);
-              if (before)
-                o += avx512_window (ws, before, w2, w3, out + o, width, big);
-              o += tc_utf8_char (ws, &at, out + o, width, big);
-              w &= (__mmask16) ~(bit | (bit - 1));
-              w4 &= (__mmask16) ~bit;
-            }
-          if (w)
+          if (w4)
+            o += avx512_window4 (ws, w, w2, w3, w4, out + o, width, big);
+          else if (w)
             o += avx512_window (ws, w, w2, w3, out + o, width, big);
         }
       /* The last character may reach into the next block.  */
@@ -686,7 +1363,9 @@ avx512_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
 
 struct kernels const kernels_avx512 = {
   "avx512", avx2_ascii_len, avx2_utf8_valid_len, avx2_count_newlines,
-  avx512_utf8_to_utf16, avx512_utf8_to_utf32, avx2_utf16_to_utf8
+  avx2_utf8_valid_copy,
+  avx512_utf8_to_utf16, avx512_utf8_to_utf32, avx2_utf16_to_utf8,
+  avx2_sb_to_utf8, avx2_utf8_to_sb
 };
 
 #endif

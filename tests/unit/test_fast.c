@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "fast.h"
 #include "registry.h"
 #include "simd/kernels.h"
 #include "tap.h"
@@ -47,7 +48,13 @@ random_text (uint8_t *s, size_t n, unsigned int breakage)
     "a", "the ", "\n", "\xC3\xA9", "\xE2\x82\xAC", "\xE4\xB8\xAD",
     "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF", "\xEF\xBF\xBF", "\x7F",
     "\xC2\x80", "\xE0\xA0\x80", "\xED\x9F\xBF", "\xEE\x80\x80",
-    "abcdefghijklmnopqrstuvwxyz0123456789"
+    "abcdefghijklmnopqrstuvwxyz0123456789",
+    /* Runs of 3-byte, 4-byte and 2-byte characters.  */
+    "\xE4\xB8\xAD\xE6\x96\x87\xE5\xAD\x97\xE7\xAC\xA6\xE6\xB5\x8B\xE8\xAF\x95"
+    "\xE6\xB1\x89\xE5\xAD\x97\xE7\xBC\x96\xE7\xA0\x81\xE8\xBD\xAC\xE6\x8D\xA2",
+    "\xF0\x9F\x98\x80\xF0\x9F\x98\x81\xF0\x9F\x8E\x89",
+    "\xD0\xBF\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82 "
+    "\xD0\xBC\xD0\xB8\xD1\x80"
   };
   static uint8_t const bad[] = { 0x80, 0xBF, 0xC0, 0xC1, 0xE0, 0xED, 0xF0,
                                  0xF4, 0xF5, 0xFF, 0xC3, 0xE2 };
@@ -140,6 +147,18 @@ check_utf8_kernels (uint8_t const *s, size_t n)
     good = false;
   if (kernels->count_newlines (s, n) != count_nl (s, n))
     good = false;
+  /* The validator that also counts newlines and copies stops where the
+     plain one does.  */
+  {
+    uint8_t *copy = malloc (n + 1);
+    uint64_t nl = 0, nl2 = 0;
+    if (kernels->utf8_valid_copy (s, n, copy, &nl) != got
+        || memcmp (copy, s, got) != 0 || nl != count_nl (s, got)
+        || kernels->utf8_valid_copy (s, n, NULL, &nl2) != got
+        || nl2 != nl)
+      good = false;
+    free (copy);
+  }
 
   for (k = 0; k < 4 && good; k++)
     {
@@ -159,9 +178,11 @@ check_utf8_kernels (uint8_t const *s, size_t n)
         {
           uint8_t *back = malloc (3 * (rlen / 2) + 1);
           size_t produced, used;
-          used = kernels->utf16_to_utf8 (ref, rlen / 2, back, &produced, big);
+          uint64_t nl;
+          used = kernels->utf16_to_utf8 (ref, rlen / 2, back, &produced,
+                                         &nl, big);
           if (used != rlen / 2 || produced != got
-              || memcmp (back, s, got) != 0)
+              || memcmp (back, s, got) != 0 || nl != count_nl (s, got))
             good = false;
           free (back);
         }
@@ -182,6 +203,7 @@ check_utf16_kernel (uint8_t const *s, size_t units, bool big)
   int64_t off[700];
   struct pivot p = { cp, off, 0, 700 };
   size_t len = 2 * units, want, used, produced, rlen;
+  uint64_t nl;
   uint8_t *out = malloc (3 * units + 1), *ref;
   bool good;
 
@@ -190,13 +212,241 @@ check_utf16_kernel (uint8_t const *s, size_t units, bool big)
     want = (size_t) d.error.rel_offset / 2;
   else
     want = units;
-  used = kernels->utf16_to_utf8 (s, units, out, &produced, big);
+  used = kernels->utf16_to_utf8 (s, units, out, &produced, &nl, big);
   ref = reference_convert (s, 2 * used, big ? "UTF-16BE" : "UTF-16LE",
                            "UTF-8", &rlen);
-  good = used == want && produced == rlen && memcmp (out, ref, rlen) == 0;
+  good = (used == want && produced == rlen && memcmp (out, ref, rlen) == 0
+          && nl == count_nl (ref, rlen));
   free (out);
   free (ref);
   return good;
+}
+
+/* Fill S[0..N) with text that a single-byte encoding mostly has: ASCII,
+   newlines and 2-byte characters (as UTF-8 when UTF8, else as bytes from
+   0x80 up), in runs, and with BREAKAGE other things (3-byte characters,
+   broken or cut sequences, or any byte).  */
+static void
+random_latin (uint8_t *s, size_t n, unsigned int breakage, bool utf8)
+{
+  static uint8_t const odd[] = { 0xE2, 0x82, 0xAC, 0xC5, 0x92, 0xC2, 0xC0,
+                                 0xBF, 0xF0, 0xFF, 0x81, 0x8D, 0x9D };
+  size_t i = 0;
+  unsigned int k;
+  while (i < n)
+    {
+      uint32_t r = next_random ();
+      if (r % 8 == 0)
+        s[i++] = '\n';
+      else if (r % 8 < 6 || i + 2 > n)
+        {
+          size_t run = 1 + (r >> 8) % 40;
+          for (; run > 0 && i < n; run--)
+            s[i++] = (uint8_t) (' ' + next_random () % 95);
+        }
+      else if (utf8)
+        {
+          unsigned int c = 0x80 + (r >> 8) % 0x80;
+          s[i++] = (uint8_t) (0xC0 | c >> 6);
+          s[i++] = (uint8_t) (0x80 | (c & 0x3F));
+        }
+      else
+        s[i++] = (uint8_t) (0x80 + (r >> 8) % 0x80);
+    }
+  for (k = 0; n > 0 && k < breakage; k++)
+    s[next_random () % n] = odd[next_random () % sizeof odd];
+}
+
+/* How far the fast path from FROM to TO must get into S[0..N) with room
+   CAP: up to the first character it does not take (see fast.c).  */
+static size_t
+fast_want (struct codec const *from, struct codec const *to,
+           uint8_t const *s, size_t n, size_t cap)
+{
+  size_t i = 0;
+  if (from->flags & CODEC_SINGLE_BYTE)
+    {
+      size_t m = n < cap / 3 ? n : cap / 3;
+      for (; i < m; i++)
+        {
+          struct decoder d;
+          ucs4_t cp[4];
+          int64_t off[4];
+          struct pivot p = { cp, off, 0, 4 };
+          size_t len = 1;
+          decoder_init (&d, from);
+          if (from->decode (&d, s + i, &len, true, &p) != DECODE_INPUT_EMPTY
+              || p.len != 1)
+            break;
+        }
+      return i;
+    }
+  if (to->flags & CODEC_SINGLE_BYTE)
+    {
+      size_t m = n < cap ? n : cap;
+      while (i < m)
+        {
+          struct encoder e;
+          uint8_t buf[MAX_ENCODED];
+          size_t one = 1, olen = 0;
+          ucs4_t c;
+          if (s[i] < 0x80)
+            {
+              i++;
+              continue;
+            }
+          if (s[i] < 0xC2 || 0xE0 <= s[i] || i + 1 >= m
+              || (s[i + 1] & 0xC0) != 0x80)
+            break;
+          c = (ucs4_t) (s[i] & 0x1F) << 6 | (s[i + 1] & 0x3F);
+          encoder_init (&e, to);
+          if (to->encode (&e, &c, &one, buf, &olen, sizeof buf)
+              != ENCODE_INPUT_EMPTY || olen != 1)
+            break;
+          i += 2;
+        }
+      return i;
+    }
+  return 0;
+}
+
+/* Run the fast path from FROM to TO on S[0..N) with an output buffer of
+   exactly CAP bytes: what it takes must convert as the reference does,
+   with the right count of newlines.  Single-byte paths must get exactly
+   as far as fast_want says; the others no further than the reference
+   decoder reads without an error, and all the way on well-formed input
+   when the room allows.  */
+static bool
+check_fast_path (char const *from, char const *to, uint8_t const *s,
+                 size_t n, size_t cap)
+{
+  struct codec const *f = registry_find (from), *t = registry_find (to);
+  fast_fn *fast = fast_select (f, t);
+  uint8_t *out = malloc (cap + 1), *ref;
+  size_t used, produced, rlen, k;
+  uint64_t newlines;
+  bool good = true;
+
+  if (!fast)
+    {
+      free (out);
+      return false;
+    }
+  used = fast (s, n, out, cap, &produced, &newlines);
+  if (used > n)
+    good = false;
+  else if ((f->flags & CODEC_SINGLE_BYTE) || (t->flags & CODEC_SINGLE_BYTE))
+    good = used == fast_want (f, t, s, n, cap);
+  else if (strcmp (from, "UTF-8") == 0)
+    {
+      size_t want = reference_valid_len (s, n);
+      size_t room = cap / (strncmp (to, "UTF-32", 6) == 0 ? 4
+                           : strncmp (to, "UTF-16", 6) == 0 ? 2 : 1);
+      good = (used <= want && reference_valid_len (s, used) == used
+              && (want != n || room < n || used == n));
+    }
+  else if (cap >= 3 * (n / 2))
+    {
+      /* UTF-16: up to the first unit the reference decoder rejects.  */
+      struct decoder d;
+      ucs4_t cp[300];
+      int64_t off[300];
+      struct pivot p = { cp, off, 0, 300 };
+      size_t len = n, want = n;
+      decoder_init (&d, f);
+      if (f->decode (&d, s, &len, true, &p) == DECODE_MALFORMED)
+        want = (size_t) d.error.rel_offset;
+      good = used == (want & ~(size_t) 1);
+    }
+  if (good)
+    {
+      /* The reference on what was taken; UTF-16 was checked to be
+         well-formed there by the kernel tests.  */
+      uint8_t const *nl = s;
+      size_t width = strncmp (from, "UTF-16", 6) == 0 ? 2 : 1;
+      ref = reference_convert (s, used, from, to, &rlen);
+      if (produced != rlen || memcmp (out, ref, rlen) != 0)
+        good = false;
+      free (ref);
+      /* A newline is the byte 0x0A, or the unit 0x000A.  */
+      for (k = 0; k + width <= used; k += width)
+        if (width == 1 ? nl[k] == '\n'
+            : (strcmp (from, "UTF-16BE") == 0
+               ? nl[k] == 0 && nl[k + 1] == '\n'
+               : nl[k] == '\n' && nl[k + 1] == 0))
+          newlines--;
+      if (newlines != 0)
+        good = false;
+    }
+  free (out);
+  return good;
+}
+
+/* The fast paths of fast.c on inputs of every length 0..300 at every
+   alignment 0..31, with output room to spare and with room that runs
+   out.  */
+static void
+test_fast_paths (char const *name)
+{
+  static char const *const pairs[][2] = {
+    { "CP1252", "UTF-8" }, { "ISO-8859-1", "UTF-8" },
+    { "UTF-8", "ISO-8859-1" }, { "UTF-8", "CP1252" },
+    { "UTF-8", "UTF-8" }, { "UTF-8", "UTF-16LE" }, { "UTF-8", "UTF-32BE" },
+    { "UTF-16LE", "UTF-8" }, { "UTF-16BE", "UTF-8" }
+  };
+  uint8_t *buf = malloc (300 + 32);
+  size_t k, n, a, failures, cases;
+  unsigned int breakage;
+
+  for (k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+    {
+      char const *from = pairs[k][0], *to = pairs[k][1];
+      bool sb_from = strcmp (to, "UTF-8") == 0 && strncmp (from, "UTF", 3);
+      bool sb_to = strncmp (to, "UTF", 3) != 0;
+      bool u16 = strncmp (from, "UTF-16", 6) == 0;
+      failures = cases = 0;
+      for (breakage = 0; breakage < 3; breakage++)
+        for (n = 0; n <= 300; n++)
+          for (a = 0; a < 32; a += breakage ? 7 : 1)
+            {
+              uint8_t *s = buf + a;
+              size_t cap;
+              if (u16)
+                {
+                  /* UTF-8 text made UTF-16 by the reference, cut to N
+                     bytes (perhaps in a pair, or in a unit).  */
+                  uint8_t text[301];
+                  size_t len, v;
+                  uint8_t *w;
+                  random_text (text, n, 0);
+                  v = reference_valid_len (text, n);
+                  w = reference_convert (text, v, "UTF-8", from, &len);
+                  memcpy (s, w, len < n ? len : n);
+                  free (w);
+                  memset (s + len, 'x', len < n ? n - len : 0);
+                  if (breakage && n >= 2)
+                    s[next_random () % n | 1] = 0xD8;
+                }
+              else if (sb_from || sb_to)
+                random_latin (s, n, breakage, sb_to);
+              else
+                random_text (s, n, breakage);
+              cap = (u16 || sb_from ? 3 : 4) * n;
+              /* Now and then too little room.  */
+              if (next_random () % 4 == 0)
+                cap = next_random () % (cap + 1);
+              cases++;
+              if (!check_fast_path (from, to, s, n, cap))
+                {
+                  if (failures++ < 5)
+                    diag ("%s: fast path %s to %s disagrees, length %zu, "
+                          "align %zu", name, from, to, n, a);
+                }
+            }
+      ok (failures == 0, "%s: fast path %s to %s agrees on %zu inputs",
+          name, from, to, cases);
+    }
+  free (buf);
 }
 
 static void
@@ -228,29 +478,38 @@ test_implementation (char const *name)
 
   failures = cases = 0;
   for (n = 0; n <= 150; n++)
-    for (a = 0; a < 32; a += 5)
+    for (a = 0; a < 32; a++)
       {
         uint8_t *s = buf + a;
-        size_t k;
+        size_t k, run = 0;
+        bool big = a & 1;
         static unsigned int const units[] = { 0x41, 0x0A, 0xE9, 0x20AC,
                                               0xD83D, 0xDE00, 0xD800,
                                               0xDC00, 0xFFFF, 0x7FF, 0x800 };
+        unsigned int u = 0;
         for (k = 0; k < n; k++)
           {
-            unsigned int u = units[next_random () % (sizeof units
-                                                     / sizeof units[0])];
+            /* Runs of one unit, so that whole vectors of ASCII or of
+               3-byte characters come up.  */
+            if (run == 0)
+              {
+                u = units[next_random () % (sizeof units / sizeof units[0])];
+                run = 1 + next_random () % 12;
+              }
+            run--;
             /* Mostly proper pairs.  */
             if (u == 0xD83D && k + 1 < n && next_random () % 4)
               {
-                s[2 * k] = 0x3D, s[2 * k + 1] = 0xD8;
+                s[2 * k + big] = 0x3D, s[2 * k + !big] = 0xD8;
                 k++;
-                u = 0xDE00;
+                s[2 * k + big] = 0x00, s[2 * k + !big] = 0xDE;
+                continue;
               }
-            s[2 * k] = (uint8_t) u;
-            s[2 * k + 1] = (uint8_t) (u >> 8);
+            s[2 * k + big] = (uint8_t) u;
+            s[2 * k + !big] = (uint8_t) (u >> 8);
           }
         cases++;
-        if (!check_utf16_kernel (s, n, false))
+        if (!check_utf16_kernel (s, n, big))
           {
             if (failures++ < 5)
               diag ("%s: UTF-16 kernel disagrees, %zu units", name, n);
@@ -302,6 +561,7 @@ main (void)
     if (strcmp (names[i], "reference") != 0)
       {
         test_implementation (names[i]);
+        test_fast_paths (names[i]);
         test_kuhn (names[i]);
       }
   return done_testing ();
