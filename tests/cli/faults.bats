@@ -130,28 +130,12 @@ big() {
 }
 
 @test "faults: an unreadable file, as an unprivileged user: exit 2, named" {
-  local dir
-  if [ "$(id -u)" -ne 0 ]; then
-    printf 'x' >secret
-    chmod 000 secret
-    run --separate-stderr timeout $HANG "$UTF8CONV" secret
-  else
-    command -v setpriv >/dev/null || skip "root, and setpriv(1) is missing"
-    setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null ||
-      skip "root, and cannot switch to user nobody"
-    setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$UTF8CONV" ||
-      skip "root, and user nobody cannot run $UTF8CONV"
-    # A directory nobody can enter, holding a file nobody can read.
-    dir=$(mktemp -d /tmp/utf8conv-faults.XXXXXX)
-    chmod 755 "$dir"
-    printf 'x' >"$dir/secret"
-    chmod 000 "$dir/secret"
-    cd "$dir"
-    run --separate-stderr timeout $HANG \
-      setpriv --reuid=nobody --regid=nogroup --clear-groups "$UTF8CONV" secret
-    cd - >/dev/null
-    rm -rf "$dir"
-  fi
+  # As root, utf8conv runs as nobody (test_helper.bash).
+  unprivileged_dir
+  printf 'x' >secret
+  chmod 000 secret
+  run --separate-stderr timeout $HANG "${AS_USER[@]}" "$UTF8CONV" secret
+  unprivileged_cleanup
   assert_equal "$status" 2
   assert_equal "$stderr" "utf8conv: secret: Permission denied"
 }
