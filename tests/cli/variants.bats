@@ -194,3 +194,12 @@ run_variants() {
   python3 g/gen.py >/dev/null
   diff -r "$VARIANTS" g
 }
+
+@test "WTF-8 output joins a high surrogate with the low one after an error (man page)" {
+  # The values that reach the encoder are joined, as WTF-8 requires of
+  # any such pair, whatever came between them in the input.
+  conv 0 'f09083bf' '\xed\xa0\x80\xff' -f WTF-8 -t WTF-8 -e surrogateescape
+  conv 1 'f0908080' '\xed\xa0\x80\xff\xed\xb0\x80' -f WTF-8 -t WTF-8 -e ignore
+  conv 1 'eda080' '\xed\xa0\x80\xff\xed\xb0\x80' -f WTF-8 -t WTF-8
+  conv 0 'eda080 efbfbd edb080' '\xed\xa0\x80\xff\xed\xb0\x80' -f WTF-8 -t WTF-8 -e replace
+}

@@ -143,6 +143,9 @@ struct event
   uint64_t offset;
   unsigned int err_len;         /* 0 for a value.  */
   uint8_t bytes[MAX_ERROR_BYTES];
+  char const *kind;             /* The error's kind in words; NULL for a
+                                   value, or when the reference does not
+                                   say.  */
 };
 
 /* Decode S[0..N) with C in the chunks LENS[0..NLENS) (their sum is N; the
@@ -181,7 +184,7 @@ decode_chunks (struct codec const *c, bool lone_ok, uint8_t const *s,
                  c->name);
           for (k = 0; k < p.len; k++)
             {
-              struct event e = { cp[k], 0, 0, { 0 } };
+              struct event e = { cp[k], 0, 0, { 0 }, NULL };
               int64_t o = (int64_t) (base + pos) + off[k];
               CHECK (0 <= o && (uint64_t) o < n, "%s: value offset %" PRId64
                      " out of range", c->name, o);
@@ -192,7 +195,8 @@ decode_chunks (struct codec const *c, bool lone_ok, uint8_t const *s,
             }
           if (st == DECODE_MALFORMED)
             {
-              struct event e = { 0, 0, d.error.len, { 0 } };
+              struct event e = { 0, 0, d.error.len, { 0 },
+                                 err_kind_text (d.error.kind) };
               int64_t o = (int64_t) (base + pos) + d.error.rel_offset;
               CHECK (0 < d.error.len && d.error.len <= MAX_ERROR_BYTES,
                      "%s: error length %u", c->name, d.error.len);
@@ -227,13 +231,21 @@ same_events (char const *what, struct codec const *c, bool lone_ok,
 {
   size_t i;
   for (i = 0; i < na && i < nb; i++)
-    CHECK (a[i].cp == b[i].cp && a[i].offset == b[i].offset
-           && a[i].err_len == b[i].err_len,
-           "%s %s (lone surrogates %s): event %zu differs: "
-           "U+%04" PRIX32 "/err %u at %" PRIu64 " vs U+%04" PRIX32
-           "/err %u at %" PRIu64, c->name, what, lone_ok ? "ok" : "errors",
-           i, a[i].cp, a[i].err_len, a[i].offset, b[i].cp, b[i].err_len,
-           b[i].offset);
+    {
+      CHECK (a[i].cp == b[i].cp && a[i].offset == b[i].offset
+             && a[i].err_len == b[i].err_len,
+             "%s %s (lone surrogates %s): event %zu differs: "
+             "U+%04" PRIX32 "/err %u at %" PRIu64 " vs U+%04" PRIX32
+             "/err %u at %" PRIu64, c->name, what, lone_ok ? "ok" : "errors",
+             i, a[i].cp, a[i].err_len, a[i].offset, b[i].cp, b[i].err_len,
+             b[i].offset);
+      /* The kind is what the diagnostic says: it must not depend on the
+         chunks, and must be the one the man page documents.  */
+      CHECK (!a[i].kind || !b[i].kind || strcmp (a[i].kind, b[i].kind) == 0,
+             "%s %s (lone surrogates %s): error %zu at %" PRIu64 " is "
+             "\"%s\" vs \"%s\"", c->name, what, lone_ok ? "ok" : "errors",
+             i, a[i].offset, a[i].kind, b[i].kind);
+    }
   CHECK (na == nb, "%s %s (lone surrogates %s): %zu events vs %zu", c->name,
          what, lone_ok ? "ok" : "errors", na, nb);
 }
@@ -278,6 +290,7 @@ check_decoder (struct codec const *c, uint8_t const *s, size_t n,
               other[i].cp = items[i].error ? 0 : items[i].cp;
               other[i].offset = items[i].offset;
               other[i].err_len = items[i].error ? items[i].len : 0;
+              other[i].kind = items[i].kind;
             }
           same_events ("against the reference decoder", c, lone, whole, nw,
                        other, ni);
@@ -410,6 +423,37 @@ static bool
 is_prefix (struct outcome const *a, struct outcome const *b)
 {
   return a->outlen <= b->outlen && memcmp (a->out, b->out, a->outlen) == 0;
+}
+
+/* Strict's output A against another policy's B, for the output encoding
+   TO.  WTF-8's encoder holds a high surrogate back to join it with a low
+   one that comes next, as WTF-8 requires of any such pair (SPEC §3, man
+   page, ERROR POLICIES).  A strict stop writes the held high surrogate
+   as its 3-byte form; under ignore or surrogateescape the value after
+   the error (nothing dropped, or an escaped byte U+DC80..U+DCFF) may be
+   a low surrogate, and the two are joined into a 4-byte form.  So for
+   WTF-8, strict's output less a trailing high surrogate's 3-byte form
+   must be a prefix of B, and B must go on there with a 4-byte form or
+   the same 3 bytes.  */
+static bool
+strict_is_prefix (struct codec const *to, struct outcome const *a,
+                  struct outcome const *b)
+{
+  struct outcome head;
+  uint8_t const *t;
+
+  if (is_prefix (a, b))
+    return true;
+  if (strcmp (to->name, "WTF-8") != 0 || a->outlen < 3)
+    return false;
+  t = a->out + a->outlen - 3;
+  if (!(t[0] == 0xED && 0xA0 <= t[1] && t[1] <= 0xAF
+        && 0x80 <= t[2] && t[2] <= 0xBF))
+    return false;
+  head = *a;
+  head.outlen -= 3;
+  return (is_prefix (&head, b) && head.outlen + 4 <= b->outlen
+          && 0xF0 <= b->out[head.outlen] && b->out[head.outlen] <= 0xF4);
 }
 
 /* The output of O is well-formed in TO.  Lone surrogates from WTF-8 or
@@ -555,15 +599,48 @@ check_pipeline (struct codec const *from, struct codec const *to,
   /* Strict writes exactly what precedes the first error: a prefix of
      what any other policy writes.  */
   for (pol = POLICY_REPLACE; pol <= POLICY_IGNORE; pol++)
-    CHECK (is_prefix (&o[POLICY_STRICT], &o[pol]),
+    CHECK (strict_is_prefix (to, &o[POLICY_STRICT], &o[pol]),
            "-f %s -t %s: strict output is not a prefix of %s output",
            from->name, to->name, policy_name (pol));
   for (pol = POLICY_STRICT; pol <= POLICY_IGNORE; pol++)
     free_outcome (&o[pol]);
 }
 
+/* Convert S[0..N) from FROM to VIA and back under POLICY, and check
+   that this gives S back (or nothing, for a lone BOM: SPEC §10 writes a
+   signature only with a character).  */
+static void
+check_there_and_back (char const *from, char const *via, enum policy pol,
+                      uint8_t const *s, size_t n, bool lone_bom)
+{
+  struct codec const *f = registry_find (from), *v = registry_find (via);
+  struct outcome a, b;
+  if (!f || !v)
+    return;
+  run_pipeline (f, v, pol, BOM_AUTO, s, n, 65536, NULL, 0, &a);
+  CHECK (a.result == FILE_OK, "-e %s %s -> %s failed", policy_name (pol),
+         from, via);
+  run_pipeline (v, f, pol, BOM_AUTO, a.out, a.outlen, 65536, NULL, 0, &b);
+  if (!(b.outlen == n && memcmp (b.out, s, n) == 0))
+    {
+      dump ("input", s, n);
+      dump ("there", a.out, a.outlen);
+      dump ("back", b.out, b.outlen);
+    }
+  CHECK (b.result == FILE_OK && ((b.outlen == n && memcmp (b.out, s, n) == 0)
+                                 || (lone_bom && b.outlen == 0)),
+         "-e %s %s -> %s -> %s does not give the input back",
+         policy_name (pol), from, via, from);
+  free_outcome (&a);
+  free_outcome (&b);
+}
+
 /* SPEC §4: surrogateescape gives any byte string back.  A lone BOM is
-   the exception: SPEC §10 writes a signature only with a character.  */
+   the exception: SPEC §10 writes a signature only with a character.
+   SPEC §3: WTF-8 and MUTF-8 carry any string of UTF-16 units, so UTF-16
+   through them and back is the identity even under strict, and so is
+   well-formed WTF-8 (or MUTF-8 without a raw 00, which comes back as
+   C0 80) through UTF-16.  */
 static void
 check_round_trips (enum fuzz_family fam, uint8_t const *s, size_t n)
 {
@@ -594,6 +671,12 @@ check_round_trips (enum fuzz_family fam, uint8_t const *s, size_t n)
              "the input back");
       free_outcome (&a);
       free_outcome (&b);
+      if (ref_well_formed (REF_WTF8, s, n, false))
+        check_there_and_back ("WTF-8", "UTF-16LE", POLICY_STRICT, s, n,
+                              lone_bom);
+      if (ref_well_formed (REF_MUTF8, s, n, false) && !memchr (s, 0, n))
+        check_there_and_back ("MUTF-8", "UTF-16LE", POLICY_STRICT, s, n,
+                              lone_bom);
     }
   else if (n % 2 == 0)
     {
@@ -606,6 +689,10 @@ check_round_trips (enum fuzz_family fam, uint8_t const *s, size_t n)
                                      || (lone_bom && a.outlen == 0)),
              "-e surrogateescape UTF-16LE -> UTF-16LE is not the identity");
       free_outcome (&a);
+      check_there_and_back ("UTF-16LE", "WTF-8", POLICY_STRICT, s, n,
+                            lone_bom);
+      check_there_and_back ("UTF-16LE", "MUTF-8", POLICY_STRICT, s, n,
+                            lone_bom);
     }
 }
 
@@ -702,11 +789,13 @@ check_utf16_kernel (struct kernels const *k, uint8_t const *s, size_t n)
       size_t ni = ref_decode (big ? REF_UTF16BE : REF_UTF16LE, s, 2 * units,
                               false, items);
       size_t want = units, i, used, produced, rl = 0;
+      uint64_t newlines = 0, nl = 0;
       uint8_t *out = malloc (3 * units + 1), *ref = malloc (3 * units + 1);
       for (i = 0; i < ni && !items[i].error; i++)
         {
           /* UTF-8, as in reference.c's encoder.  */
           uint32_t c = items[i].cp;
+          nl += c == 0x0A;
           if (c < 0x80)
             ref[rl++] = (uint8_t) c;
           else if (c < 0x800)
@@ -730,10 +819,12 @@ check_utf16_kernel (struct kernels const *k, uint8_t const *s, size_t n)
         }
       if (i < ni)
         want = items[i].offset / 2;
-      used = k->utf16_to_utf8 (s, units, out, &produced, big);
+      used = k->utf16_to_utf8 (s, units, out, &produced, &newlines, big);
       CHECK (used == want && produced == rl && memcmp (out, ref, rl) == 0,
              "%s utf16_to_utf8 (%s): used %zu of %zu units, reference %zu",
              k->name, big ? "BE" : "LE", used, units, want);
+      CHECK (newlines == nl, "%s utf16_to_utf8 (%s): %" PRIu64 " newlines, "
+             "reference %" PRIu64, k->name, big ? "BE" : "LE", newlines, nl);
       free (items);
       free (out);
       free (ref);

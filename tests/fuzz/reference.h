@@ -1,8 +1,10 @@
 /* An independent reference for the fuzz harnesses: decoders for UTF-8,
-   UTF-16 and UTF-32 written for clarity, not speed, straight from
-   Unicode 15 §3.9 (Table 3-7 and "U+FFFD Substitution of Maximal
-   Subparts"), and a model of what the pipeline must write under each
-   error policy (SPEC §4, §6, §10).
+   CESU-8, MUTF-8, WTF-8, UTF-16 and UTF-32 written for clarity, not
+   speed, straight from Unicode 15 §3.9 (Table 3-7 and "U+FFFD
+   Substitution of Maximal Subparts"), UTR #26, Java's DataInput and the
+   WTF-8 draft, with the error units and kinds the man page documents,
+   and a model of what the pipeline must write under each error policy
+   (SPEC §3, §4, §6, §10).
 
    It shares no code with src/: if src/ and this file agree on every
    input the fuzzer finds, both are probably right.  */
@@ -21,6 +23,9 @@ struct ref_item
   uint32_t cp;                  /* The value (error == false).  */
   uint64_t offset;              /* Offset of its first byte.  */
   unsigned int len;             /* Its length in bytes.  */
+  /* Why it is ill-formed, in the words of utf8conv's diagnostics
+     ("truncated sequence", ...); NULL for a value.  */
+  char const *kind;
 };
 
 /* Encoding forms the reference knows.  */
@@ -34,14 +39,18 @@ enum ref_form
   REF_UTF32LE,
   REF_UTF32BE,
   REF_UTF32,
+  REF_CESU8,
+  REF_MUTF8,                    /* Lone surrogates are data.  */
+  REF_WTF8,                     /* Lone surrogates are data.  */
   REF_NONE                      /* Not known to the reference.  */
 };
 
 enum ref_form ref_form_by_name (char const *name);
 
 /* Decode S[0..N) in FORM into ITEMS (room for N + 1).  LONE_OK passes
-   lone surrogate units of UTF-16/UTF-32 through as values.  Returns the
-   number of items.  */
+   lone surrogate units of UTF-16/UTF-32 through as values; the UTF-8
+   forms ignore it (MUTF-8 and WTF-8 always pass lone surrogates, UTF-8
+   and CESU-8 never do).  Returns the number of items.  */
 size_t ref_decode (enum ref_form form, uint8_t const *s, size_t n,
                    bool lone_ok, struct ref_item *items);
 
