@@ -379,3 +379,27 @@ utf8conv: fifo: not a regular file"
   assert_hex f '78 ff'
   no_temp_files
 }
+
+@test "batch (README): find -exec --bom=strip -i strips each CSV's BOM, nothing else" {
+  mkdir -p d/sub
+  printf '\357\273\277a,b\n' >d/x.csv
+  printf '\357\273\277c\n' >d/sub/y.csv
+  printf 'no bom\n' >d/z.csv
+  printf '\357\273\277keep\n' >d/keep.txt
+  find d -name '*.csv' -exec "$UTF8CONV" --bom=strip -i {} +
+  assert_hex d/x.csv '61 2c 62 0a'
+  assert_hex d/sub/y.csv '63 0a'
+  assert_hex d/z.csv '6e 6f 20 62 6f 6d 0a'
+  assert_hex d/keep.txt 'ef bb bf 6b 65 65 70 0a'
+  no_temp_files
+}
+
+@test "batch (README): --bom=add -o excel.csv writes exactly one BOM" {
+  printf 'a,b\n' >data.csv
+  "$UTF8CONV" --bom=add -t UTF-8 -o excel.csv data.csv
+  assert_hex excel.csv 'ef bb bf 61 2c 62 0a'
+  printf '\357\273\277a,b\n' >data.csv
+  "$UTF8CONV" --bom=add -t UTF-8 -o excel.csv data.csv
+  assert_hex excel.csv 'ef bb bf 61 2c 62 0a'
+  assert_hex data.csv 'ef bb bf 61 2c 62 0a'
+}
