@@ -64,6 +64,26 @@ append_text (struct substitution *sub, char const *s, size_t n)
     }
 }
 
+/* Append a backslash, LETTER and VALUE in DIGITS lowercase hexadecimal
+   digits (VALUE < 16^DIGITS): the default escapes \xhh, \uhhhh and
+   \Uhhhhhhhh, written without snprintf, which would cost more than all
+   the rest of the handling of an error.  */
+static void
+append_escape (struct substitution *sub, char letter, int digits,
+               ucs4_t value)
+{
+  static char const hex[] = "0123456789abcdef";
+  size_t room = sizeof sub->cp / sizeof sub->cp[0] - sub->len;
+  int k;
+
+  if (room < (size_t) digits + 2)
+    return;
+  sub->cp[sub->len++] = '\\';
+  sub->cp[sub->len++] = (ucs4_t) letter;
+  for (k = digits - 1; k >= 0; k--)
+    sub->cp[sub->len++] = (ucs4_t) hex[value >> (4 * k) & 0xF];
+}
+
 /* Format VALUE with FMT, a format that policy_format_ok accepted.  */
 static void
 append_formatted (struct substitution *sub, char const *fmt, ucs4_t value)
@@ -190,8 +210,10 @@ policy_decode_error (struct policy_config const *cfg,
       break;
     case POLICY_ESCAPE:
       for (i = 0; i < err->len; i++)
-        append_formatted (sub, cfg->byte_fmt ? cfg->byte_fmt : "\\x%02x",
-                          err->bytes[i]);
+        if (cfg->byte_fmt)
+          append_formatted (sub, cfg->byte_fmt, err->bytes[i]);
+        else
+          append_escape (sub, 'x', 2, err->bytes[i]);
       break;
     case POLICY_SURROGATEESCAPE:
       /* PEP 383: only bytes 0x80..0xFF can be escaped; an error holding
@@ -226,8 +248,8 @@ policy_encode_error (struct policy_config const *cfg, ucs4_t c,
       if (cfg->unicode_fmt)
         append_formatted (sub, cfg->unicode_fmt, c);
       else
-        append_formatted (sub, (c < 0x100 ? "\\x%02x"
-                                : c < 0x10000 ? "\\u%04x" : "\\U%08x"), c);
+        append_escape (sub, (c < 0x100 ? 'x' : c < 0x10000 ? 'u' : 'U'),
+                       (c < 0x100 ? 2 : c < 0x10000 ? 4 : 8), c);
       break;
     case POLICY_SURROGATEESCAPE:
       if (byte_out && 0xDC80 <= c && c <= 0xDCFF)
