@@ -7,7 +7,10 @@ setup() {
   [ -x "$UTF8CONV" ] || fail "utf8conv is not built: $UTF8CONV"
   MANPAGE=
   local m
-  for m in "$UTF8CONV_SRCDIR/man/utf8conv.1" "$(dirname "$UTF8CONV")/../man/utf8conv.1"; do
+  # The build tree's man/ is beside src/; under CI's valgrind pass,
+  # UTF8CONV is a wrapper and VALGRIND_PROGRAM the program.
+  for m in "$UTF8CONV_SRCDIR/man/utf8conv.1" "$(dirname "$UTF8CONV")/../man/utf8conv.1" \
+           ${VALGRIND_PROGRAM:+"$(dirname "$VALGRIND_PROGRAM")/../man/utf8conv.1"}; do
     if [ -r "$m" ]; then MANPAGE=$m; break; fi
   done
   [ -n "$MANPAGE" ] || skip "no man/utf8conv.1 in the source or build tree"
