@@ -29,6 +29,7 @@
 
 #include "codec.h"
 #include "inplace.h"
+#include "walk.h"
 #include "pipeline.h"
 #include "policy.h"
 #include "progress.h"
@@ -74,6 +75,7 @@ static struct option const long_options[] = {
   {"report", no_argument, NULL, REPORT_OPTION},
   {"progress", no_argument, NULL, PROGRESS_OPTION},
   {"list", no_argument, NULL, 'l'},
+  {"recursive", no_argument, NULL, 'r'},
   {"quiet", no_argument, NULL, 'q'},
   {"help", no_argument, NULL, HELP_OPTION},
   {"version", no_argument, NULL, VERSION_OPTION},
@@ -126,6 +128,8 @@ Output:\n\
                             encodable); write no output\n\
       --bom=MODE          byte order marks: auto (default), strip, add\n\
       --block-size=N      read and convert N bytes at a time (default 65536)\n\
+  -r, --recursive         convert the regular files under each directory\n\
+                            FILE, in the order of their names\n\
   -q, --quiet             print no warnings\n\
       --report            print a summary of each file and a total on\n\
                             standard error: bytes, characters, errors,\n\
@@ -461,9 +465,10 @@ main (int argc, char **argv)
   char const *from = "UTF-8", *to = "UTF-8", *output = NULL;
   bool policy_given = false, subst_given = false, to_ignore;
   bool to_given = false, in_place = false, check = false;
-  bool want_progress = false;
+  bool want_progress = false, recursive = false, walk_trouble = false;
   char const *suffix = NULL;
-  int c, status = EXIT_SUCCESS, out_fd = STDOUT_FILENO, i, nfiles;
+  int c, status = EXIT_SUCCESS, out_fd = STDOUT_FILENO, i;
+  int nfiles, noperands;
   char *const *files;
   static char *const stdin_only[] = { (char *) "-" };
   struct run *run;
@@ -487,7 +492,7 @@ main (int argc, char **argv)
   cfg.bom = BOM_AUTO;
   cfg.block_size = 65536;
 
-  while ((c = getopt_long (argc, argv, "f:t:e:co:i::lq", long_options,
+  while ((c = getopt_long (argc, argv, "f:t:e:co:i::lqr", long_options,
                            NULL)) != -1)
     switch (c)
       {
@@ -563,6 +568,9 @@ main (int argc, char **argv)
       case 'q':
         cfg.quiet = true;
         break;
+      case 'r':
+        recursive = true;
+        break;
       case HELP_OPTION:
         usage (EXIT_SUCCESS);
       case VERSION_OPTION:
@@ -593,15 +601,17 @@ main (int argc, char **argv)
   if (cfg.bom == BOM_STRIP && cfg.to->unmarked)
     cfg.to = cfg.to->unmarked;
 
-  nfiles = argc - optind;
+  noperands = nfiles = argc - optind;
   files = argv + optind;
+  if (recursive)
+    files = walk_expand (files, nfiles, &nfiles, &walk_trouble);
   if (in_place)
     {
       if (output)
         usage_error ("cannot combine --in-place and --output", NULL);
       if (check)
         usage_error ("cannot combine --in-place and --check", NULL);
-      if (nfiles == 0)
+      if (noperands == 0)
         usage_error ("--in-place needs a FILE", NULL);
       for (i = 0; i < nfiles; i++)
         if (strcmp (files[i], "-") == 0)
@@ -622,11 +632,15 @@ main (int argc, char **argv)
       cfg.silent = cfg.quiet;
       cfg.well_formed_input = true;
     }
-  if (nfiles == 0)
+  /* No FILE is standard input; directories with no files in them are
+     nothing.  */
+  if (noperands == 0)
     {
       files = stdin_only;
       nfiles = 1;
     }
+  if (walk_trouble)
+    status = EXIT_TROUBLE;
 
   if (!kernels_select ())
     {
@@ -638,7 +652,10 @@ main (int argc, char **argv)
   reserve_standard_fds ();
   start_report_and_progress (&cfg, want_progress, files, nfiles);
   if (check)
-    return check_files (&cfg, files, nfiles);
+    {
+      int s = check_files (&cfg, files, nfiles);
+      return status < s ? s : status;
+    }
   if (in_place)
     {
       for (i = 0; i < nfiles; i++)
