@@ -220,6 +220,7 @@ enum
   K_FF80_16, K_F800_16, K_D800_16, K_7F_16, K_1F00_16, K_0A_16,
   K_3F, K_7F, K_7FF, K_3F00, K_0F0000, K_3F0000, K_8080E0, K_80C0,
   K_07000000, K_FF000000, K_20000, K_FFFF, K_10000, K_D800, K_3FF, K_DC00,
+  K_1F_16, K_3F_16, K_BF_16,
   K_COUNT
 };
 
@@ -235,7 +236,8 @@ static uint32_t const avx2_k_table[K_COUNT][8] __attribute__ ((aligned (32)))
   KROW (0x3F), KROW (0x7F), KROW (0x7FF), KROW (0x3F00), KROW (0x0F0000),
   KROW (0x3F0000), KROW (0x8080E0), KROW (0x80C0),
   KROW (0x07000000), KROW (0xFF000000), KROW (0x20000), KROW (0xFFFF),
-  KROW (0x10000), KROW (0xD800), KROW (0x3FF), KROW (0xDC00)
+  KROW (0x10000), KROW (0xD800), KROW (0x3FF), KROW (0xDC00),
+  KROW (K16 (0x1F)), KROW (K16 (0x3F)), KROW (K16 (0xBF))
 };
 #undef KROW
 #undef K16
@@ -462,6 +464,30 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
             }
           continue;
         }
+      else if (i + 64 <= n)
+        {
+          /* Text that is not ASCII tends to go on: check the next block
+             with this one, whatever it holds (the error classes need no
+             special case for ASCII), and break before both if either
+             has a problem.  */
+          __m256i in2 = _mm256_loadu_si256 ((__m256i const *) (s + i + 32));
+          __m256i err = _mm256_or_si256 (avx2_utf8_errors (in, prev),
+                                         avx2_utf8_errors (in2, in));
+          if (!_mm256_testz_si256 (err, err))
+            break;
+          nl += (size_t) __builtin_popcountll
+            ((uint32_t) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (in, lf))
+             | (uint64_t) (uint32_t) _mm256_movemask_epi8
+             (_mm256_cmpeq_epi8 (in2, lf)) << 32);
+          if (copy)
+            {
+              _mm256_storeu_si256 ((__m256i *) (out + i), in);
+              _mm256_storeu_si256 ((__m256i *) (out + i + 32), in2);
+            }
+          prev = in2;
+          i += 32;
+          continue;
+        }
       else
         {
           __m256i err = avx2_utf8_errors (in, prev);
@@ -533,6 +559,17 @@ avx2_widen_chunk (uint8_t const *s, uint8_t *out, int width, bool big)
       _mm256_storeu_si256 ((__m256i *) (out + 32), hi);
     }
   return (size_t) __builtin_ctz (m | 0x10000);
+}
+
+/* Widen the 64 ASCII bytes at S, written out in full because GCC keeps
+   a loop of 4 as a loop.  */
+AVX2 static inline __attribute__ ((always_inline)) void
+avx2_widen64 (uint8_t const *s, uint8_t *out, int width, bool big)
+{
+  avx2_widen_chunk (s, out, width, big);
+  avx2_widen_chunk (s + 16, out + 16 * width, width, big);
+  avx2_widen_chunk (s + 32, out + 32 * width, width, big);
+  avx2_widen_chunk (s + 48, out + 48 * width, width, big);
 }
 
 /* The plans of tools/gen-utf8-shuffles.py.  */
@@ -668,6 +705,91 @@ avx2_gather (__m128i v, struct utf8_plan const *p, uint8_t *out, int width,
   return p->count * (size_t) width;
 }
 
+/* For 8 units in 16-bit lanes: the byte shuffle that packs the lanes
+   that are not marked in the 8-bit mask (continuation bytes) to the
+   front.  */
+static uint8_t utf8_two_pack[256][16] __attribute__ ((aligned (16)));
+/* And the number of lanes kept: a load costs less than a popcount.  */
+static uint8_t utf8_two_kept[256];
+
+__attribute__ ((constructor)) static void
+make_utf8_two_pack (void)
+{
+  unsigned int mask, k;
+  for (mask = 0; mask < 256; mask++)
+    {
+      unsigned int o = 0;
+      memset (utf8_two_pack[mask], 0x80, 16);
+      for (k = 0; k < 8; k++)
+        if (!(mask >> k & 1))
+          {
+            utf8_two_pack[mask][o++] = (uint8_t) (2 * k);
+            utf8_two_pack[mask][o++] = (uint8_t) (2 * k + 1);
+          }
+      utf8_two_kept[mask] = (uint8_t) (o / 2);
+    }
+}
+
+/* Convert the characters that start in the 16 bytes at S, which hold
+   only ASCII and 2-byte characters (the last may end at S[16]; the
+   first bytes may be continuation bytes of a character that starts
+   before S, and they are skipped), to UTF-16 (WIDTH 2) or UTF-32
+   (WIDTH 4) at OUT.  CONT marks the continuation bytes of the 16.
+   Each byte becomes a 16-bit lane, a lead byte together with the byte
+   after it, and the lanes of continuation bytes are dropped with one
+   shuffle per 8 lanes.  This takes a whole window of Latin or Cyrillic
+   text at once, where the plans of avx2_gather take 12 bytes at most.
+   Returns the output bytes written.  */
+AVX2 static inline __attribute__ ((always_inline)) size_t
+avx2_two16 (uint8_t const *s, unsigned int cont, uint8_t *out, int width,
+            bool big)
+{
+  __m256i const swap16 = _mm256_setr_epi8
+    (1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+     1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
+  __m256i const swap32 = _mm256_setr_epi8
+    (3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
+     3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+  __m256i b0 = _mm256_cvtepu8_epi16 (_mm_loadu_si128 ((__m128i const *) s));
+  __m256i b1 = _mm256_cvtepu8_epi16 (_mm_loadu_si128 ((__m128i const *)
+                                                      (s + 1)));
+  __m256i two = _mm256_or_si256
+    (_mm256_slli_epi16 (_mm256_and_si256 (b0, K256 (K_1F_16)), 6),
+     _mm256_and_si256 (b1, K256 (K_3F_16)));
+  __m256i val = _mm256_blendv_epi8 (b0, two,
+                                    _mm256_cmpgt_epi16 (b0, K256 (K_BF_16)));
+  unsigned int mlo = cont & 0xFF, mhi = cont >> 8 & 0xFF;
+  size_t nlo = utf8_two_kept[mlo], nhi = utf8_two_kept[mhi];
+  __m128i lo, hi;
+
+  if (width == 2 && big)
+    val = _mm256_shuffle_epi8 (val, swap16);
+  lo = _mm_shuffle_epi8 (_mm256_castsi256_si128 (val),
+                         _mm_load_si128 ((__m128i const *)
+                                         utf8_two_pack[mlo]));
+  hi = _mm_shuffle_epi8 (_mm256_extracti128_si256 (val, 1),
+                         _mm_load_si128 ((__m128i const *)
+                                         utf8_two_pack[mhi]));
+  if (width == 2)
+    {
+      _mm_storeu_si128 ((__m128i *) out, lo);
+      _mm_storeu_si128 ((__m128i *) (out + 2 * nlo), hi);
+      return 2 * (nlo + nhi);
+    }
+  {
+    __m256i wlo = _mm256_cvtepu16_epi32 (lo);
+    __m256i whi = _mm256_cvtepu16_epi32 (hi);
+    if (big)
+      {
+        wlo = _mm256_shuffle_epi8 (wlo, swap32);
+        whi = _mm256_shuffle_epi8 (whi, swap32);
+      }
+    _mm256_storeu_si256 ((__m256i *) out, wlo);
+    _mm256_storeu_si256 ((__m256i *) (out + 4 * nlo), whi);
+    return 4 * (nlo + nhi);
+  }
+}
+
 /* Convert the 8 characters of 3 bytes at S (24 bytes; 32 may be read) to
    UTF-16 (WIDTH 2) or UTF-32 (WIDTH 4) at OUT; return the bytes
    written.  */
@@ -716,7 +838,10 @@ avx2_three8 (uint8_t const *s, uint8_t *out, int width, bool big)
    the next 12 bytes select a plan that gathers up to 8 characters into
    lanes with one shuffle (4-byte characters included).  After 4
    characters of 3 bytes, runs of 8 more go through avx2_three8.  Working
-   from the masks keeps the table look-up off the chain of loads.  */
+   from the masks keeps the table look-up off the chain of loads.  A block
+   of ASCII and 2-byte characters only (Latin or Cyrillic text) goes
+   through avx2_two16 instead, 16 bytes at a time, and runs of ASCII
+   blocks through a loop of their own.  */
 AVX2 static inline __attribute__ ((always_inline)) size_t
 avx2_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
                    bool big)
@@ -734,18 +859,50 @@ avx2_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
       uint64_t cont;
       if (high == 0)
         {
-          int k;
-          for (k = 0; k < 4; k++)
-            avx2_widen_chunk (s + base + 16 * k,
-                              out + o + 16 * (size_t) (k * width), width, big);
+          avx2_widen64 (s + i, out + o, width, big);
           i += 64;
           o += 64 * (size_t) width;
+          /* More ASCII, in a loop of its own that does no more than
+             test and widen.  */
+          while (i + 80 <= n)
+            {
+              __m256i x = _mm256_or_si256
+                (_mm256_loadu_si256 ((__m256i const *) (s + i)),
+                 _mm256_loadu_si256 ((__m256i const *) (s + i + 32)));
+              if (!_mm256_testz_si256 (x, K256 (K_80_8)))
+                break;
+              avx2_widen64 (s + i, out + o, width, big);
+              i += 64;
+              o += 64 * (size_t) width;
+            }
           continue;
         }
       cont = ((uint64_t) (uint32_t) _mm256_movemask_epi8
               (_mm256_cmpgt_epi8 (c0, a))
               | (uint64_t) (uint32_t) _mm256_movemask_epi8
               (_mm256_cmpgt_epi8 (c0, b)) << 32);
+      /* A character of 3 or 4 bytes has two continuation bytes in a
+         row, unless the block cuts it after its first or second byte;
+         a 2-byte one never does.  */
+      if ((cont & cont >> 1) == 0 && s[base + 62] < 0xE0
+          && s[base + 63] < 0xE0)
+        {
+          /* Only ASCII and 2-byte characters, as in Latin or Cyrillic
+             text: 4 windows at fixed places.  A window that starts on
+             the continuation byte of a character from the window
+             before drops it, and the last character may end at byte
+             64.  */
+          o += avx2_two16 (s + base, (unsigned int) cont & 0xFFFF,
+                           out + o, width, big);
+          o += avx2_two16 (s + base + 16, (unsigned int) (cont >> 16) & 0xFFFF,
+                           out + o, width, big);
+          o += avx2_two16 (s + base + 32, (unsigned int) (cont >> 32) & 0xFFFF,
+                           out + o, width, big);
+          o += avx2_two16 (s + base + 48, (unsigned int) (cont >> 48),
+                           out + o, width, big);
+          i = base + 64 + (s[base + 63] >= 0xC0);
+          continue;
+        }
       while (i <= base + 48)
         {
           unsigned int k = (unsigned int) (i - base);

@@ -257,6 +257,43 @@ random_latin (uint8_t *s, size_t n, unsigned int breakage, bool utf8)
     s[next_random () % n] = odd[next_random () % sizeof odd];
 }
 
+/* Fill S[0..N) with text like Latin or Cyrillic prose: ASCII runs,
+   newlines and runs of 2-byte characters from all of U+0080..U+07FF, so
+   that whole blocks of ASCII and 2-byte characters come up, and with
+   BREAKAGE other things (3- and 4-byte characters, broken bytes).  */
+static void
+random_two_byte (uint8_t *s, size_t n, unsigned int breakage)
+{
+  static uint8_t const odd[] = { 0xE2, 0x82, 0xAC, 0xF0, 0x9F, 0x98, 0x80,
+                                 0xC0, 0xC1, 0xDF, 0xBF, 0xFF, 0xED };
+  size_t i = 0;
+  unsigned int k;
+  while (i < n)
+    {
+      uint32_t r = next_random ();
+      size_t run = 1 + (r >> 8) % 24;
+      if (r % 8 == 0)
+        s[i++] = '\n';
+      else if (r % 8 < 4 || i + 2 > n)
+        for (; run > 0 && i < n; run--)
+          s[i++] = (uint8_t) (' ' + next_random () % 95);
+      else
+        {
+          unsigned int base = 0x80 + next_random () % 0x780;
+          for (; run > 0 && i + 2 <= n; run--)
+            {
+              unsigned int c = base + next_random () % 0x40;
+              if (c > 0x7FF)
+                c = 0x7FF;
+              s[i++] = (uint8_t) (0xC0 | c >> 6);
+              s[i++] = (uint8_t) (0x80 | (c & 0x3F));
+            }
+        }
+    }
+  for (k = 0; n > 0 && k < breakage; k++)
+    s[next_random () % n] = odd[next_random () % sizeof odd];
+}
+
 /* How far the fast path from FROM to TO must get into S[0..N) with room
    CAP: up to the first character it does not take (see fast.c).  */
 static size_t
@@ -388,11 +425,17 @@ check_fast_path (char const *from, char const *to, uint8_t const *s,
 static void
 test_fast_paths (char const *name)
 {
-  static char const *const pairs[][2] = {
-    { "CP1252", "UTF-8" }, { "ISO-8859-1", "UTF-8" },
-    { "UTF-8", "ISO-8859-1" }, { "UTF-8", "CP1252" },
-    { "UTF-8", "UTF-8" }, { "UTF-8", "UTF-16LE" }, { "UTF-8", "UTF-32BE" },
-    { "UTF-16LE", "UTF-8" }, { "UTF-16BE", "UTF-8" }
+  /* The third column: text of ASCII and 2-byte characters.  */
+  static char const *const pairs[][3] = {
+    { "CP1252", "UTF-8", "" }, { "ISO-8859-1", "UTF-8", "" },
+    { "UTF-8", "ISO-8859-1", "" }, { "UTF-8", "CP1252", "" },
+    { "UTF-8", "UTF-8", "" }, { "UTF-8", "UTF-16LE", "" },
+    { "UTF-8", "UTF-32BE", "" },
+    { "UTF-8", "UTF-16LE", "2-byte text" },
+    { "UTF-8", "UTF-16BE", "2-byte text" },
+    { "UTF-8", "UTF-32LE", "2-byte text" },
+    { "UTF-8", "UTF-32BE", "2-byte text" },
+    { "UTF-16LE", "UTF-8", "" }, { "UTF-16BE", "UTF-8", "" }
   };
   uint8_t *buf = malloc (300 + 32);
   size_t k, n, a, failures, cases;
@@ -404,6 +447,7 @@ test_fast_paths (char const *name)
       bool sb_from = strcmp (to, "UTF-8") == 0 && strncmp (from, "UTF", 3);
       bool sb_to = strncmp (to, "UTF", 3) != 0;
       bool u16 = strncmp (from, "UTF-16", 6) == 0;
+      bool two = *pairs[k][2] != '\0';
       failures = cases = 0;
       for (breakage = 0; breakage < 3; breakage++)
         for (n = 0; n <= 300; n++)
@@ -427,6 +471,8 @@ test_fast_paths (char const *name)
                   if (breakage && n >= 2)
                     s[next_random () % n | 1] = 0xD8;
                 }
+              else if (two)
+                random_two_byte (s, n, breakage);
               else if (sb_from || sb_to)
                 random_latin (s, n, breakage, sb_to);
               else
@@ -443,8 +489,8 @@ test_fast_paths (char const *name)
                           "align %zu", name, from, to, n, a);
                 }
             }
-      ok (failures == 0, "%s: fast path %s to %s agrees on %zu inputs",
-          name, from, to, cases);
+      ok (failures == 0, "%s: fast path %s to %s agrees on %zu inputs%s%s",
+          name, from, to, cases, two ? ", " : "", pairs[k][2]);
     }
   free (buf);
 }
@@ -475,6 +521,24 @@ test_implementation (char const *name)
             }
         }
   ok (failures == 0, "%s: UTF-8 kernels agree on %zu inputs", name, cases);
+
+  failures = cases = 0;
+  for (breakage = 0; breakage < 3; breakage++)
+    for (n = 0; n <= 300; n++)
+      for (a = 0; a < 32; a += breakage ? 7 : 1)
+        {
+          uint8_t *s = buf + a;
+          random_two_byte (s, n, breakage);
+          cases++;
+          if (!check_utf8_kernels (s, n))
+            {
+              if (failures++ < 5)
+                diag ("%s: UTF-8 kernels disagree on 2-byte text, length "
+                      "%zu, align %zu", name, n, a);
+            }
+        }
+  ok (failures == 0, "%s: UTF-8 kernels agree on %zu inputs of 2-byte text",
+      name, cases);
 
   failures = cases = 0;
   for (n = 0; n <= 150; n++)
