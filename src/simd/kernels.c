@@ -184,7 +184,7 @@ struct kernels const kernels_scalar = {
 /* Every implementation this build has, best first.  */
 static struct kernels const *const all[] = {
 #if defined __x86_64__ || defined __i386__
-  &kernels_avx512, &kernels_avx2, &kernels_sse2,
+  &kernels_avx512vbmi2, &kernels_avx512, &kernels_avx2, &kernels_sse2,
 #endif
   &kernels_scalar
 };
@@ -196,6 +196,10 @@ supported (struct kernels const *k)
 {
 #if defined __x86_64__ || defined __i386__
   __builtin_cpu_init ();
+  if (k == &kernels_avx512vbmi2)
+    return (supported (&kernels_avx512)
+            && __builtin_cpu_supports ("avx512vbmi")
+            && __builtin_cpu_supports ("avx512vbmi2"));
   if (k == &kernels_avx512)
     return (__builtin_cpu_supports ("avx512f")
             && __builtin_cpu_supports ("avx512bw")

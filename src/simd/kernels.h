@@ -11,7 +11,8 @@
    The implementation is chosen once at start-up from the CPU, or forced
    with the environment variable UTF8CONV_IMPL: "reference" (no fast
    paths at all), "scalar" (portable word-at-a-time code), "sse2",
-   "avx2", "avx512" (AVX-512 F, BW and VL).  */
+   "avx2", "avx512" (AVX-512 F, BW and VL), "avx512vbmi2" (also VBMI
+   and VBMI2: byte permutations and byte compress).  */
 
 #ifndef UTF8CONV_KERNELS_H
 #define UTF8CONV_KERNELS_H
@@ -85,7 +86,8 @@ size_t scalar_utf8_valid_len (uint8_t const *s, size_t n);
 size_t scalar_ascii_len (uint8_t const *s, size_t n);
 
 #if defined __x86_64__ || defined __i386__
-extern struct kernels const kernels_sse2, kernels_avx2, kernels_avx512;
+extern struct kernels const kernels_sse2, kernels_avx2, kernels_avx512,
+  kernels_avx512vbmi2;
 #endif
 
 #endif

@@ -1518,11 +1518,379 @@ avx512_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
           : avx512_utf8_to_wide (s, n, out, 4, false));
 }
 
+/* The error classes of avx2_utf8_errors for 64 bytes: the same tables
+   in each 128-bit lane, and the bytes before each lane brought in from
+   the lane before (the last lane of PREV for the first).  */
+AVX512 static inline __attribute__ ((always_inline)) __m512i
+avx512_utf8_errors (__m512i in, __m512i prev)
+{
+  __m512i const nib = _mm512_set1_epi8 (0x0F);
+  __m512i const byte_1_high = _mm512_broadcast_i32x4
+    (_mm256_castsi256_si128 (TABLE16
+     (TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+      TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+      TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,
+      TOO_SHORT | OVERLONG_2,
+      TOO_SHORT,
+      TOO_SHORT | OVERLONG_3 | SURROGATE,
+      TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4)));
+  __m512i const byte_1_low = _mm512_broadcast_i32x4
+    (_mm256_castsi256_si128 (TABLE16
+     (CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
+      CARRY | OVERLONG_2,
+      CARRY,
+      CARRY,
+      CARRY | TOO_LARGE,
+      CARRY | TOO_LARGE | TOO_LARGE_1000,
+      CARRY | TOO_LARGE | TOO_LARGE_1000,
+      CARRY | TOO_LARGE | TOO_LARGE_1000,
+      CARRY | TOO_LARGE | TOO_LARGE_1000,
+      CARRY | TOO_LARGE | TOO_LARGE_1000,
+      CARRY | TOO_LARGE | TOO_LARGE_1000,
+      CARRY | TOO_LARGE | TOO_LARGE_1000,
+      CARRY | TOO_LARGE | TOO_LARGE_1000,
+      CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
+      CARRY | TOO_LARGE | TOO_LARGE_1000,
+      CARRY | TOO_LARGE | TOO_LARGE_1000)));
+  __m512i const byte_2_high = _mm512_broadcast_i32x4
+    (_mm256_castsi256_si128 (TABLE16
+     (TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+      TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+      TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000
+      | OVERLONG_4,
+      TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+      TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+      TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+      TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT)));
+  /* Lane k of SHIFTED is lane k - 1 of IN (lane 3 of PREV for k = 0).  */
+  __m512i shifted = _mm512_alignr_epi64 (in, prev, 6);
+  __m512i prev1 = _mm512_alignr_epi8 (in, shifted, 15);
+  __m512i prev2 = _mm512_alignr_epi8 (in, shifted, 14);
+  __m512i prev3 = _mm512_alignr_epi8 (in, shifted, 13);
+  __m512i b1h = _mm512_shuffle_epi8
+    (byte_1_high, _mm512_and_si512 (_mm512_srli_epi16 (prev1, 4), nib));
+  __m512i b1l = _mm512_shuffle_epi8 (byte_1_low,
+                                     _mm512_and_si512 (prev1, nib));
+  __m512i b2h = _mm512_shuffle_epi8
+    (byte_2_high, _mm512_and_si512 (_mm512_srli_epi16 (in, 4), nib));
+  __m512i special = _mm512_ternarylogic_epi32 (b1h, b1l, b2h, 0x80);
+  __m512i third = _mm512_subs_epu8 (prev2, _mm512_set1_epi8 (0x60));
+  __m512i fourth = _mm512_subs_epu8 (prev3, _mm512_set1_epi8 (0x70));
+  /* (third | fourth) & 0x80, then xor with SPECIAL.  */
+  __m512i must23 = _mm512_and_si512 (_mm512_or_si512 (third, fourth),
+                                     _mm512_set1_epi8 ((char) 0x80));
+  return _mm512_xor_si512 (must23, special);
+}
+
+/* avx2_utf8_check with 64-byte blocks: the blocks that are ASCII need
+   only that the block before ended on a character boundary; the others
+   are classified by avx512_utf8_errors.  The block with a problem and
+   the tail go to the portable validator from a character boundary.  */
+AVX512 static inline __attribute__ ((always_inline)) size_t
+avx512_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
+                   uint64_t *newlines, bool copy)
+{
+  size_t i = 0, nl = 0, v;
+  __m512i prev = _mm512_setzero_si512 ();
+  __m512i const lf = _mm512_set1_epi8 ('\n');
+  /* A lead byte in the last three places still wants continuations.  */
+  __m512i const max_tail = _mm512_set_epi64
+    ((long long) 0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1, -1, -1, -1);
+  __mmask64 pending = 0;
+
+  for (; i + 64 <= n; i += 64)
+    {
+      __m512i in = _mm512_loadu_si512 (s + i);
+      if (_mm512_movepi8_mask (in) == 0)
+        {
+          if (pending)
+            break;
+        }
+      else
+        {
+          __m512i err = avx512_utf8_errors (in, prev);
+          if (_mm512_test_epi8_mask (err, err))
+            break;
+          pending = _mm512_test_epi8_mask (_mm512_subs_epu8 (in, max_tail),
+                                           _mm512_subs_epu8 (in, max_tail));
+        }
+      nl += (size_t) __builtin_popcountll (_mm512_cmpeq_epi8_mask (in, lf));
+      if (copy)
+        _mm512_storeu_si512 (out + i, in);
+      prev = in;
+    }
+  {
+    size_t end = i, room;
+    i = char_boundary (s, end);
+    room = end - i + 64;
+    v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
+  }
+  if (copy)
+    memcpy (out + i, s + i, v);
+  *newlines = nl + sse2_count_newlines (s + i, v);
+  return i + v;
+}
+
+AVX512 static size_t
+avx512_utf8_valid_copy (uint8_t const *s, size_t n, uint8_t *out,
+                        uint64_t *newlines)
+{
+  return (out ? avx512_utf8_check (s, n, out, newlines, true)
+          : avx512_utf8_check (s, n, out, newlines, false));
+}
+
+AVX512 static size_t
+avx512_utf8_valid_len (uint8_t const *s, size_t n)
+{
+  uint64_t nl;
+  return avx512_utf8_check (s, n, NULL, &nl, false);
+}
+
 struct kernels const kernels_avx512 = {
-  "avx512", avx2_ascii_len, avx2_utf8_valid_len, avx2_count_newlines,
-  avx2_utf8_valid_copy,
+  "avx512", avx2_ascii_len, avx512_utf8_valid_len, avx2_count_newlines,
+  avx512_utf8_valid_copy,
   avx512_utf8_to_utf16, avx512_utf8_to_utf32, avx2_utf16_to_utf8,
   avx2_sb_to_utf8, avx2_utf8_to_sb
+};
+
+/* ---- AVX-512 VBMI and VBMI2: byte permutations and byte compress ---- */
+
+#define VBMI2 __attribute__ ((target ("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,bmi2")))
+
+/* Single-byte encoding to UTF-8, 16 input bytes in a 64-byte vector of
+   four bytes each: byte k of a lane is byte k of the input byte's UTF-8
+   form, found by a 128-entry byte permutation (ASCII is itself), and the
+   lanes' bytes past that form's length are dropped by one compress.
+   TABLE is tc_sb_to_utf8's, made into four 128-byte tables (bytes 0, 1
+   and 2 of the form, and its length) once per call.  Blocks of 64 ASCII
+   bytes are copied.  */
+VBMI2 static size_t
+vbmi2_sb_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
+                  uint8_t const (*table)[4], size_t *produced,
+                  uint64_t *newlines)
+{
+  uint8_t t[4][128] __attribute__ ((aligned (64)));
+  __m512i t0a, t0b, t1a, t1b, t2a, t2b, lna, lnb;
+  __m512i const lf = _mm512_set1_epi8 ('\n');
+  /* Slot k of lane j: 0, 1, 2, 3; the lane's input byte: j.  */
+  __m512i const slot = _mm512_set4_epi32 (0x03020100, 0x03020100,
+                                          0x03020100, 0x03020100);
+  __m512i const spread = _mm512_set_epi32
+    (0x0F0F0F0F, 0x0E0E0E0E, 0x0D0D0D0D, 0x0C0C0C0C,
+     0x0B0B0B0B, 0x0A0A0A0A, 0x09090909, 0x08080808,
+     0x07070707, 0x06060606, 0x05050505, 0x04040404,
+     0x03030303, 0x02020202, 0x01010101, 0x00000000);
+  size_t i = 0, o = 0, nl = 0, b, tail_produced, p;
+  uint64_t tail_newlines;
+
+  for (b = 0; b < 128; b++)
+    {
+      t[0][b] = table[b][0];
+      t[1][b] = table[b][1];
+      t[2][b] = table[b][2];
+      t[3][b] = table[b][3];
+    }
+  t0a = _mm512_load_si512 (t[0]);
+  t0b = _mm512_load_si512 (t[0] + 64);
+  t1a = _mm512_load_si512 (t[1]);
+  t1b = _mm512_load_si512 (t[1] + 64);
+  t2a = _mm512_load_si512 (t[2]);
+  t2b = _mm512_load_si512 (t[2] + 64);
+  lna = _mm512_load_si512 (t[3]);
+  lnb = _mm512_load_si512 (t[3] + 64);
+
+  while (i + 64 <= n)
+    {
+      __m512i v = _mm512_loadu_si512 (s + i);
+      uint64_t high = _mm512_movepi8_mask (v);
+      uint64_t nlm = _mm512_cmpeq_epi8_mask (v, lf);
+      unsigned int q;
+
+      if (high == 0)
+        {
+          _mm512_storeu_si512 (out + o, v);
+          nl += (size_t) __builtin_popcountll (nlm);
+          i += 64;
+          o += 64;
+          continue;
+        }
+      {
+        /* Each lane's length: 1 for ASCII, from the table otherwise; a
+           byte that is not a character (length 0) ends the block.  */
+        __m512i lenv = _mm512_mask_mov_epi8
+          (_mm512_set1_epi8 (1), high,
+           _mm512_permutex2var_epi8 (lna, v, lnb));
+        uint64_t bad = _mm512_testn_epi8_mask (lenv, lenv);
+        size_t stop = bad ? (size_t) __builtin_ctzll (bad) : 64;
+        uint64_t limit = bad ? (1ull << stop) - 1 : ~0ull;
+        for (q = 0; q < 4; q++)
+          {
+            __m512i sq = _mm512_add_epi8 (spread,
+                                          _mm512_set1_epi8 ((char) (16 * q)));
+            __m512i x = _mm512_permutexvar_epi8 (sq, v);
+            __m512i r;
+            __mmask64 keep;
+            uint64_t lanes = _pdep_u64 (limit >> (16 * q),
+                                        0x1111111111111111ull);
+            /* The permutations read the low 7 bits of X.  */
+            r = _mm512_mask_mov_epi8
+              (x, _mm512_movepi8_mask (x),
+               _mm512_permutex2var_epi8 (t0a, x, t0b));
+            r = _mm512_mask_mov_epi8
+              (r, 0x2222222222222222ull,
+               _mm512_permutex2var_epi8 (t1a, x, t1b));
+            r = _mm512_mask_mov_epi8
+              (r, 0x4444444444444444ull,
+               _mm512_permutex2var_epi8 (t2a, x, t2b));
+            keep = _mm512_cmplt_epu8_mask
+              (slot, _mm512_permutexvar_epi8 (sq, lenv));
+            keep &= lanes * 0xF;
+            _mm512_storeu_si512 (out + o,
+                                 _mm512_maskz_compress_epi8 (keep, r));
+            o += (size_t) __builtin_popcountll (keep);
+          }
+        if (bad)
+          {
+            nl += (size_t) __builtin_popcountll (nlm & limit);
+            *produced = o;
+            *newlines = nl;
+            return i + stop;
+          }
+      }
+      nl += (size_t) __builtin_popcountll (nlm);
+      i += 64;
+    }
+  p = tc_sb_to_utf8 (s + i, n - i, out + o, table, &tail_produced,
+                     &tail_newlines, 32, avx2_copy_chunk);
+  *produced = o + tail_produced;
+  *newlines = nl + tail_newlines;
+  return i + p;
+}
+
+/* UTF-8 to a single-byte encoding, 64 bytes at a time, for blocks of
+   ASCII and characters U+0080..U+00FF (leads C2 and C3): each such
+   character's code point less 0x80 indexes a 128-entry byte permutation
+   made from TABLE once per call, and one compress drops the lead bytes.
+   A block with anything else (or a character the encoding lacks) goes
+   to the AVX2 kernel for up to 64 bytes, which stops where the state
+   machine must take over.  */
+VBMI2 static size_t
+vbmi2_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
+                  int16_t const *table, size_t *produced, uint64_t *newlines)
+{
+  uint8_t t[128] __attribute__ ((aligned (64)));
+  uint8_t ok[128] __attribute__ ((aligned (64)));
+  __m512i ta, tb, oka, okb;
+  __m512i const lf = _mm512_set1_epi8 ('\n');
+  /* Byte j of the result is byte j - 1 of the input.  */
+  __m512i const back1 = _mm512_set_epi32
+    (0x3E3D3C3B, 0x3A393837, 0x36353433, 0x3231302F,
+     0x2E2D2C2B, 0x2A292827, 0x26252423, 0x2221201F,
+     0x1E1D1C1B, 0x1A191817, 0x16151413, 0x1211100F,
+     0x0E0D0C0B, 0x0A090807, 0x06050403, 0x0201003F);
+  size_t i = 0, o = 0, nl = 0, c;
+
+  for (c = 0; c < 128; c++)
+    {
+      int16_t x = table[0x80 + c];
+      t[c] = (uint8_t) (x < 0 ? 0 : x);
+      ok[c] = x < 0 ? 0 : 0xFF;
+    }
+  ta = _mm512_load_si512 (t);
+  tb = _mm512_load_si512 (t + 64);
+  oka = _mm512_load_si512 (ok);
+  okb = _mm512_load_si512 (ok + 64);
+
+  while (i + 65 <= n)
+    {
+      __m512i v = _mm512_loadu_si512 (s + i);
+      uint64_t high = _mm512_movepi8_mask (v);
+      uint64_t lead, cont, region, keep;
+      size_t len;
+
+      if (high == 0)
+        {
+          _mm512_storeu_si512 (out + o, v);
+          nl += (size_t) __builtin_popcountll (_mm512_cmpeq_epi8_mask (v,
+                                                                       lf));
+          i += 64;
+          o += 64;
+          continue;
+        }
+      lead = _mm512_cmpeq_epi8_mask
+        (_mm512_and_si512 (v, _mm512_set1_epi8 ((char) 0xFE)),
+         _mm512_set1_epi8 ((char) 0xC2));
+      cont = _mm512_cmplt_epi8_mask (v, _mm512_set1_epi8 ((char) 0xC0));
+      /* A character that starts in the last place ends in the next
+         block: leave it to that one.  */
+      region = lead >> 63 ? ~0ull >> 1 : ~0ull;
+      len = lead >> 63 ? 63 : 64;
+      lead &= region;
+      high &= region;
+      cont &= region;
+      if (cont != lead << 1 || (lead | cont) != high)
+        {
+          /* Something else: the AVX2 kernel, up to where it stops.  */
+          size_t w = n - i < 64 ? n - i : 64, pr;
+          uint64_t wnl;
+          size_t u = avx2_utf8_to_sb (s + i, w, out + o, table, &pr, &wnl);
+          i += u;
+          o += pr;
+          nl += wnl;
+          if (u == 0)
+            break;
+          continue;
+        }
+      {
+        __m512i prev = _mm512_permutexvar_epi8 (back1, v);
+        __mmask64 missing;
+        __m512i idx = _mm512_or_si512
+          (_mm512_and_si512 (_mm512_slli_epi16 (prev, 6),
+                             _mm512_set1_epi8 (0x40)),
+           _mm512_and_si512 (v, _mm512_set1_epi8 (0x3F)));
+        missing = cont & ~_mm512_movepi8_mask
+          (_mm512_permutex2var_epi8 (oka, idx, okb));
+        if (missing)
+          {
+            /* Up to the character the encoding lacks.  */
+            unsigned int at = (unsigned int) __builtin_ctzll (missing) - 1;
+            region = (1ull << at) - 1;
+            len = at;
+            if (at == 0)
+              break;
+          }
+        nl += (size_t) __builtin_popcountll
+          (_mm512_cmpeq_epi8_mask (v, lf) & region);
+        v = _mm512_mask_mov_epi8 (v, cont,
+                                  _mm512_permutex2var_epi8 (ta, idx, tb));
+        keep = ~lead & region;
+        _mm512_storeu_si512 (out + o, _mm512_maskz_compress_epi8 (keep, v));
+        o += (size_t) __builtin_popcountll (keep);
+        i += len;
+        if (missing)
+          break;
+      }
+    }
+  if (i + 65 > n)
+    {
+      size_t tail_produced, p;
+      uint64_t tail_newlines;
+      p = avx2_utf8_to_sb (s + i, n - i, out + o, table, &tail_produced,
+                           &tail_newlines);
+      i += p;
+      o += tail_produced;
+      nl += tail_newlines;
+    }
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
+
+struct kernels const kernels_avx512vbmi2 = {
+  "avx512vbmi2", avx2_ascii_len, avx512_utf8_valid_len, avx2_count_newlines,
+  avx512_utf8_valid_copy,
+  avx512_utf8_to_utf16, avx512_utf8_to_utf32, avx2_utf16_to_utf8,
+  vbmi2_sb_to_utf8, vbmi2_utf8_to_sb
 };
 
 #endif

@@ -429,6 +429,7 @@ test_fast_paths (char const *name)
   static char const *const pairs[][3] = {
     { "CP1252", "UTF-8", "" }, { "ISO-8859-1", "UTF-8", "" },
     { "UTF-8", "ISO-8859-1", "" }, { "UTF-8", "CP1252", "" },
+    { "US-ASCII", "UTF-8", "" }, { "UTF-8", "US-ASCII", "" },
     { "UTF-8", "UTF-8", "" }, { "UTF-8", "UTF-16LE", "" },
     { "UTF-8", "UTF-32BE", "" },
     { "UTF-8", "UTF-16LE", "2-byte text" },
