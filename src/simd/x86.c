@@ -1452,57 +1452,72 @@ avx512_window4 (uint8_t const *s, __mmask16 starts, __mmask16 lead2,
    window converts the characters that start in it, independently of the
    others (a character may end up to three bytes past its window); a
    window with a 4-byte character goes through avx512_window4.  The tail
-   goes one character at a time.  */
+   goes one character at a time.  BLOCK converts a block that is not
+   ASCII (it is avx512_block, or vbmi2_block).  */
 AVX512 static inline __attribute__ ((always_inline)) size_t
-avx512_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
-                     bool big)
+avx512_block (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
+              int width, bool big)
 {
-  size_t i = 0, o = 0;
+  uint64_t starts, lead2, lead3, lead4, ge_c0;
+  size_t o = 0;
+  int k;
 
-  while (i + 64 + 16 <= n)
+  lead4 = _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xF0));
+  ge_c0 = _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xC0));
+  lead3 = _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xE0))
+          & ~lead4;
+  lead2 = ge_c0 & ~lead3 & ~lead4;
+  starts = ~high | ge_c0;
+  for (k = 0; k < 4; k++)
     {
-      __m512i v = _mm512_loadu_si512 (s + i);
-      uint64_t high = _mm512_movepi8_mask (v), starts, lead2, lead3, lead4;
-      uint64_t ge_c0;
-      int k;
-
-      if (high == 0)
-        {
-          for (k = 0; k < 4; k++)
-            avx2_widen_chunk (s + i + 16 * k,
-                              out + o + 16 * (size_t) (k * width),
-                              width, big);
-          i += 64;
-          o += 64 * (size_t) width;
-          continue;
-        }
-      lead4 = _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xF0));
-      ge_c0 = _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xC0));
-      lead3 = _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xE0))
-              & ~lead4;
-      lead2 = ge_c0 & ~lead3 & ~lead4;
-      starts = ~high | ge_c0;
-      for (k = 0; k < 4; k++)
-        {
-          uint8_t const *ws = s + i + 16 * k;
-          __mmask16 w = (__mmask16) (starts >> (16 * k));
-          __mmask16 w2 = (__mmask16) (lead2 >> (16 * k));
-          __mmask16 w3 = (__mmask16) (lead3 >> (16 * k));
-          __mmask16 w4 = (__mmask16) (lead4 >> (16 * k));
-          if (w4)
-            o += avx512_window4 (ws, w, w2, w3, w4, out + o, width, big);
-          else if (w)
-            o += avx512_window (ws, w, w2, w3, out + o, width, big);
-        }
-      /* The last character may reach into the next block.  */
-      i += 64;
-      while ((s[i] & 0xC0) == 0x80)
-        i++;
+      uint8_t const *ws = s + 16 * k;
+      __mmask16 w = (__mmask16) (starts >> (16 * k));
+      __mmask16 w2 = (__mmask16) (lead2 >> (16 * k));
+      __mmask16 w3 = (__mmask16) (lead3 >> (16 * k));
+      __mmask16 w4 = (__mmask16) (lead4 >> (16 * k));
+      if (w4)
+        o += avx512_window4 (ws, w, w2, w3, w4, out + o, width, big);
+      else if (w)
+        o += avx512_window (ws, w, w2, w3, out + o, width, big);
     }
-  while (i < n)
-    o += tc_utf8_char (s, &i, out + o, width, big);
   return o;
 }
+
+/* The loop of avx512_utf8_to_wide, defined once for each block
+   converter: NAME, compiled with ATTR, converts the blocks that are not
+   ASCII with BLOCK.  */
+#define WIDE_LOOP(ATTR, NAME, BLOCK)                                       \
+  ATTR static inline __attribute__ ((always_inline)) size_t                \
+  NAME (uint8_t const *s, size_t n, uint8_t *out, int width, bool big)     \
+  {                                                                        \
+    size_t i = 0, o = 0;                                                   \
+    while (i + 64 + 16 <= n)                                               \
+      {                                                                    \
+        __m512i v = _mm512_loadu_si512 (s + i);                            \
+        uint64_t high = _mm512_movepi8_mask (v);                           \
+        int k;                                                             \
+        if (high == 0)                                                     \
+          {                                                                \
+            for (k = 0; k < 4; k++)                                        \
+              avx2_widen_chunk (s + i + 16 * k,                            \
+                                out + o + 16 * (size_t) (k * width),       \
+                                width, big);                               \
+            i += 64;                                                       \
+            o += 64 * (size_t) width;                                      \
+            continue;                                                      \
+          }                                                                \
+        o += BLOCK (s + i, v, high, out + o, width, big);                  \
+        /* The last character may reach into the next block.  */          \
+        i += 64;                                                           \
+        while ((s[i] & 0xC0) == 0x80)                                      \
+          i++;                                                             \
+      }                                                                    \
+    while (i < n)                                                          \
+      o += tc_utf8_char (s, &i, out + o, width, big);                      \
+    return o;                                                              \
+  }
+
+WIDE_LOOP (AVX512, avx512_utf8_to_wide, avx512_block)
 
 AVX512 static size_t
 avx512_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out, bool big)
@@ -1886,10 +1901,194 @@ vbmi2_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
   return i;
 }
 
+/* Lane G (0..3) of V, as a constant for the intrinsics.  */
+VBMI2 static inline __attribute__ ((always_inline)) __m128i
+vbmi2_lane (__m512i v, unsigned int g)
+{
+  switch (g)
+    {
+    case 1: return _mm512_extracti32x4_epi32 (v, 1);
+    case 2: return _mm512_extracti32x4_epi32 (v, 2);
+    case 3: return _mm512_extracti32x4_epi32 (v, 3);
+    default: return _mm512_castsi512_si128 (v);
+    }
+}
+
+/* vbmi2_block for a block with 4-byte characters: the bytes of each
+   character are gathered by four compresses (a character may end three
+   bytes past the block) and combined in 32-bit lanes, 16 characters at
+   a time.  For UTF-16 a 4-byte character becomes a pair of units in its
+   lane, and one compress of 16-bit words keeps the units.  */
+VBMI2 static inline __attribute__ ((always_inline)) size_t
+vbmi2_block4 (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
+              int width, bool big)
+{
+  __m512i const swap16 = _mm512_set4_epi32 (0x0E0F0C0D, 0x0A0B0809,
+                                            0x06070405, 0x02030001);
+  __m512i const swap32 = _mm512_set4_epi32 (0x0C0D0E0F, 0x08090A0B,
+                                            0x04050607, 0x00010203);
+  __m512i const m3f = _mm512_set1_epi32 (0x3F);
+  uint64_t starts = ~high | _mm512_cmpge_epu8_mask
+    (v, _mm512_set1_epi8 ((char) 0xC0));
+  unsigned int count = (unsigned int) __builtin_popcountll (starts), g;
+  __m512i b0 = _mm512_maskz_compress_epi8 (starts, v);
+  __m512i b1 = _mm512_maskz_compress_epi8 (starts, _mm512_loadu_si512 (s + 1));
+  __m512i b2 = _mm512_maskz_compress_epi8 (starts, _mm512_loadu_si512 (s + 2));
+  __m512i b3 = _mm512_maskz_compress_epi8 (starts, _mm512_loadu_si512 (s + 3));
+  size_t o = 0;
+
+  for (g = 0; g < 4 && 16 * g < count; g++)
+    {
+      __m512i c0 = _mm512_cvtepu8_epi32 (vbmi2_lane (b0, g));
+      __m512i t1 = _mm512_and_si512
+        (_mm512_cvtepu8_epi32 (vbmi2_lane (b1, g)), m3f);
+      __m512i t2 = _mm512_and_si512
+        (_mm512_cvtepu8_epi32 (vbmi2_lane (b2, g)), m3f);
+      __m512i t3 = _mm512_and_si512
+        (_mm512_cvtepu8_epi32 (vbmi2_lane (b3, g)), m3f);
+      __mmask16 lead2 = _mm512_cmpge_epu32_mask (c0, _mm512_set1_epi32 (0xC0));
+      __mmask16 lead3 = _mm512_cmpge_epu32_mask (c0, _mm512_set1_epi32 (0xE0));
+      __mmask16 lead4 = _mm512_cmpge_epu32_mask (c0, _mm512_set1_epi32 (0xF0));
+      unsigned int chars = count - 16 * g < 16 ? count - 16 * g : 16;
+      __m512i two = _mm512_or_si512
+        (_mm512_slli_epi32 (_mm512_and_si512 (c0, _mm512_set1_epi32 (0x1F)),
+                            6), t1);
+      __m512i three = _mm512_ternarylogic_epi32
+        (_mm512_slli_epi32 (_mm512_and_si512 (c0, _mm512_set1_epi32 (0x0F)),
+                            12), _mm512_slli_epi32 (t1, 6), t2, 0xFE);
+      __m512i four = _mm512_or_si512
+        (_mm512_ternarylogic_epi32
+         (_mm512_slli_epi32 (_mm512_and_si512 (c0, _mm512_set1_epi32 (0x07)),
+                             18), _mm512_slli_epi32 (t1, 12),
+          _mm512_slli_epi32 (t2, 6), 0xFE), t3);
+      __m512i val = _mm512_mask_mov_epi32 (c0, lead2, two);
+      val = _mm512_mask_mov_epi32 (val, lead3, three);
+      val = _mm512_mask_mov_epi32 (val, lead4, four);
+      if (width == 4)
+        {
+          if (big)
+            val = _mm512_shuffle_epi8 (val, swap32);
+          _mm512_storeu_si512 (out + o, val);
+          o += 4 * (size_t) chars;
+        }
+      else
+        {
+          __m512i c = _mm512_sub_epi32 (val, _mm512_set1_epi32 (0x10000));
+          __m512i pair = _mm512_or_si512
+            (_mm512_add_epi32 (_mm512_srli_epi32 (c, 10),
+                               _mm512_set1_epi32 (0xD800)),
+             _mm512_slli_epi32
+             (_mm512_add_epi32 (_mm512_and_si512
+                                (c, _mm512_set1_epi32 (0x3FF)),
+                                _mm512_set1_epi32 (0xDC00)), 16));
+          uint32_t lanes = chars < 16 ? (1u << chars) - 1 : 0xFFFF;
+          uint32_t words = (uint32_t) _pdep_u32 (lanes, 0x55555555u)
+                           | (uint32_t) _pdep_u32 (lead4 & lanes,
+                                                   0xAAAAAAAAu);
+          val = _mm512_mask_mov_epi32 (val, lead4, pair);
+          val = _mm512_maskz_compress_epi16 (words, val);
+          if (big)
+            val = _mm512_shuffle_epi8 (val, swap16);
+          _mm512_storeu_si512 (out + o, val);
+          o += 2 * (size_t) __builtin_popcount (words);
+        }
+    }
+  return o;
+}
+
+/* A block of 64 bytes that is not ASCII, for avx512_wide_loop: with a
+   4-byte character, vbmi2_block4; otherwise the first, second and third
+   bytes from each character start are gathered by three compresses
+   (a character may end two bytes past the block), and each 32
+   characters are widened to 16-bit lanes and combined there.  */
+VBMI2 static inline __attribute__ ((always_inline)) size_t
+vbmi2_block (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
+             int width, bool big)
+{
+  __m512i const swap16 = _mm512_set4_epi32 (0x0E0F0C0D, 0x0A0B0809,
+                                            0x06070405, 0x02030001);
+  __m512i const swap32 = _mm512_set4_epi32 (0x0C0D0E0F, 0x08090A0B,
+                                            0x04050607, 0x00010203);
+  uint64_t starts;
+  unsigned int count, h;
+  __m512i b0, b1, b2;
+  size_t o = 0;
+
+  if (_mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xF0)))
+    return vbmi2_block4 (s, v, high, out, width, big);
+  starts = ~high | _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xC0));
+  count = (unsigned int) __builtin_popcountll (starts);
+  b0 = _mm512_maskz_compress_epi8 (starts, v);
+  b1 = _mm512_maskz_compress_epi8 (starts, _mm512_loadu_si512 (s + 1));
+  b2 = _mm512_maskz_compress_epi8 (starts, _mm512_loadu_si512 (s + 2));
+  for (h = 0; h < 2 && 32 * h < count; h++)
+    {
+      __m512i c0 = _mm512_cvtepu8_epi16 (h ? _mm512_extracti64x4_epi64 (b0, 1)
+                                         : _mm512_castsi512_si256 (b0));
+      __m512i c1 = _mm512_cvtepu8_epi16 (h ? _mm512_extracti64x4_epi64 (b1, 1)
+                                         : _mm512_castsi512_si256 (b1));
+      __m512i c2 = _mm512_cvtepu8_epi16 (h ? _mm512_extracti64x4_epi64 (b2, 1)
+                                         : _mm512_castsi512_si256 (b2));
+      __m512i m3f = _mm512_set1_epi16 (0x3F);
+      __m512i cont1 = _mm512_slli_epi16 (_mm512_and_si512 (c1, m3f), 6);
+      __mmask32 lead2 = _mm512_cmpge_epu16_mask (c0, _mm512_set1_epi16 (0xC0));
+      __mmask32 lead3 = _mm512_cmpge_epu16_mask (c0, _mm512_set1_epi16 (0xE0));
+      /* (C0 & 0x1F) << 6 | (C1 & 0x3F), and C0 << 12 | (C1 & 0x3F) << 6
+         | (C2 & 0x3F) (the shift drops C0's high bits).  */
+      __m512i two = _mm512_or_si512
+        (_mm512_slli_epi16 (_mm512_and_si512 (c0, _mm512_set1_epi16 (0x1F)),
+                            6),
+         _mm512_and_si512 (c1, m3f));
+      __m512i three = _mm512_ternarylogic_epi32
+        (_mm512_slli_epi16 (c0, 12), cont1, _mm512_and_si512 (c2, m3f),
+         0xFE);
+      __m512i val = _mm512_mask_mov_epi16 (c0, lead2, two);
+      unsigned int chars = count - 32 * h < 32 ? count - 32 * h : 32;
+      val = _mm512_mask_mov_epi16 (val, lead3, three);
+      if (width == 2)
+        {
+          if (big)
+            val = _mm512_shuffle_epi8 (val, swap16);
+          _mm512_storeu_si512 (out + o, val);
+        }
+      else
+        {
+          __m512i lo = _mm512_cvtepu16_epi32 (_mm512_castsi512_si256 (val));
+          __m512i hi = _mm512_cvtepu16_epi32 (_mm512_extracti64x4_epi64 (val,
+                                                                         1));
+          if (big)
+            {
+              lo = _mm512_shuffle_epi8 (lo, swap32);
+              hi = _mm512_shuffle_epi8 (hi, swap32);
+            }
+          _mm512_storeu_si512 (out + o, lo);
+          _mm512_storeu_si512 (out + o + 64, hi);
+        }
+      o += chars * (size_t) width;
+    }
+  return o;
+}
+
+WIDE_LOOP (VBMI2, vbmi2_utf8_to_wide, vbmi2_block)
+
+VBMI2 static size_t
+vbmi2_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out, bool big)
+{
+  return (big ? vbmi2_utf8_to_wide (s, n, out, 2, true)
+          : vbmi2_utf8_to_wide (s, n, out, 2, false));
+}
+
+VBMI2 static size_t
+vbmi2_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
+{
+  return (big ? vbmi2_utf8_to_wide (s, n, out, 4, true)
+          : vbmi2_utf8_to_wide (s, n, out, 4, false));
+}
+
 struct kernels const kernels_avx512vbmi2 = {
   "avx512vbmi2", avx2_ascii_len, avx512_utf8_valid_len, avx2_count_newlines,
   avx512_utf8_valid_copy,
-  avx512_utf8_to_utf16, avx512_utf8_to_utf32, avx2_utf16_to_utf8,
+  vbmi2_utf8_to_utf16, vbmi2_utf8_to_utf32, avx2_utf16_to_utf8,
   vbmi2_sb_to_utf8, vbmi2_utf8_to_sb
 };
 
