@@ -372,6 +372,29 @@ char_boundary (uint8_t const *s, size_t i)
   return p;
 }
 
+/* The end of a validator's loop at a block where the error classes
+   flagged a byte, at I + AT the first: every error is flagged at or
+   after its bytes, at the latest at the byte that shows it, so the bytes
+   before the character around the flag are well-formed (count their
+   newlines into *NL and copy them, from I on), and the longest prefix
+   ends no later than the flag.  Set *V to the length of the well-formed
+   run from the returned position, which the portable validator finds
+   within a few bytes.  */
+static size_t
+utf8_check_flagged (uint8_t const *s, size_t i, size_t at, uint8_t *out,
+                    bool copy, size_t *nl, size_t *v)
+{
+  size_t from = char_boundary (s, i + at);
+  if (from > i)
+    {
+      *nl += sse2_count_newlines (s + i, from - i);
+      if (copy)
+        memcpy (out + i, s + i, from - i);
+    }
+  *v = scalar_utf8_valid_len (s + from, i + at + 1 - from);
+  return from;
+}
+
 AVX2 static size_t
 avx2_utf8_valid_len (uint8_t const *s, size_t n)
 {
@@ -422,6 +445,7 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
                  uint64_t *newlines, bool copy)
 {
   size_t i = 0, nl = 0, v;
+  uint64_t flagged = 0;
   __m256i prev = _mm256_setzero_si256 ();
   __m256i const lf = K256 (K_LF8);
   __m256i const max_tail = _mm256_setr_epi8
@@ -437,7 +461,10 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
           /* The block before must not end inside a character.  */
           if (!_mm256_testz_si256 (_mm256_subs_epu8 (prev, max_tail),
                                    _mm256_subs_epu8 (prev, max_tail)))
-            break;
+            {
+              flagged = 1;
+              break;
+            }
           nl += (size_t) __builtin_popcount
             ((unsigned int) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (in, lf)));
           if (copy)
@@ -471,10 +498,18 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
              special case for ASCII), and break before both if either
              has a problem.  */
           __m256i in2 = _mm256_loadu_si256 ((__m256i const *) (s + i + 32));
-          __m256i err = _mm256_or_si256 (avx2_utf8_errors (in, prev),
-                                         avx2_utf8_errors (in2, in));
+          __m256i e1 = avx2_utf8_errors (in, prev);
+          __m256i e2 = avx2_utf8_errors (in2, in);
+          __m256i err = _mm256_or_si256 (e1, e2);
           if (!_mm256_testz_si256 (err, err))
-            break;
+            {
+              __m256i z = _mm256_setzero_si256 ();
+              flagged = ~((uint64_t) (uint32_t) _mm256_movemask_epi8
+                          (_mm256_cmpeq_epi8 (e1, z))
+                          | (uint64_t) (uint32_t) _mm256_movemask_epi8
+                          (_mm256_cmpeq_epi8 (e2, z)) << 32);
+              break;
+            }
           nl += (size_t) __builtin_popcountll
             ((uint32_t) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (in, lf))
              | (uint64_t) (uint32_t) _mm256_movemask_epi8
@@ -492,7 +527,11 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
         {
           __m256i err = avx2_utf8_errors (in, prev);
           if (!_mm256_testz_si256 (err, err))
-            break;
+            {
+              flagged = ~(uint64_t) (uint32_t) _mm256_movemask_epi8
+                (_mm256_cmpeq_epi8 (err, _mm256_setzero_si256 ()));
+              break;
+            }
         }
       nl += (size_t) __builtin_popcount
         ((unsigned int) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (in, lf)));
@@ -500,12 +539,16 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
         _mm256_storeu_si256 ((__m256i *) (out + i), in);
       prev = in;
     }
-  {
-    size_t end = i, room;
-    i = char_boundary (s, end);
-    room = end - i + 64;
-    v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
-  }
+  if (flagged)
+    i = utf8_check_flagged (s, i, (size_t) __builtin_ctzll (flagged), out,
+                            copy, &nl, &v);
+  else
+    {
+      size_t end = i, room;
+      i = char_boundary (s, end);
+      room = end - i + 64;
+      v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
+    }
   if (copy)
     memcpy (out + i, s + i, v);
   *newlines = nl + sse2_count_newlines (s + i, v);
@@ -1611,7 +1654,7 @@ avx512_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
   /* A lead byte in the last three places still wants continuations.  */
   __m512i const max_tail = _mm512_set_epi64
     ((long long) 0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1, -1, -1, -1);
-  __mmask64 pending = 0;
+  __mmask64 pending = 0, flagged = 0;
 
   for (; i + 64 <= n; i += 64)
     {
@@ -1619,12 +1662,16 @@ avx512_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
       if (_mm512_movepi8_mask (in) == 0)
         {
           if (pending)
-            break;
+            {
+              flagged = 1;
+              break;
+            }
         }
       else
         {
           __m512i err = avx512_utf8_errors (in, prev);
-          if (_mm512_test_epi8_mask (err, err))
+          flagged = _mm512_test_epi8_mask (err, err);
+          if (flagged)
             break;
           pending = _mm512_test_epi8_mask (_mm512_subs_epu8 (in, max_tail),
                                            _mm512_subs_epu8 (in, max_tail));
@@ -1634,12 +1681,16 @@ avx512_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
         _mm512_storeu_si512 (out + i, in);
       prev = in;
     }
-  {
-    size_t end = i, room;
-    i = char_boundary (s, end);
-    room = end - i + 64;
-    v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
-  }
+  if (flagged)
+    i = utf8_check_flagged (s, i, (size_t) __builtin_ctzll (flagged), out,
+                            copy, &nl, &v);
+  else
+    {
+      size_t end = i, room;
+      i = char_boundary (s, end);
+      room = end - i + 64;
+      v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
+    }
   if (copy)
     memcpy (out + i, s + i, v);
   *newlines = nl + sse2_count_newlines (s + i, v);
