@@ -1534,7 +1534,8 @@ avx512_block (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
   NAME (uint8_t const *s, size_t n, uint8_t *out, int width, bool big)     \
   {                                                                        \
     size_t i = 0, o = 0;                                                   \
-    while (i + 64 + 16 <= n)                                               \
+    /* 32 bytes to spare: see vbmi2_block4.  */                            \
+    while (i + 64 + 32 <= n)                                               \
       {                                                                    \
         __m512i v = _mm512_loadu_si512 (s + i);                            \
         uint64_t high = _mm512_movepi8_mask (v);                           \
@@ -1969,7 +1970,11 @@ vbmi2_lane (__m512i v, unsigned int g)
    character are gathered by four compresses (a character may end three
    bytes past the block) and combined in 32-bit lanes, 16 characters at
    a time.  For UTF-16 a 4-byte character becomes a pair of units in its
-   lane, and one compress of 16-bit words keeps the units.  */
+   lane, and one compress of 16-bit words keeps the units.  Each 16
+   characters store 64 bytes: for UTF-16, those before the last 16 have
+   made at most 2 bytes each and 2 more for each 4-byte character, at most
+   128 bytes in all, so the block stores at most 192 bytes, which the
+   room of 2 bytes for each of 96 bytes of input holds.  */
 VBMI2 static inline __attribute__ ((always_inline)) size_t
 vbmi2_block4 (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
               int width, bool big)
@@ -2136,10 +2141,114 @@ vbmi2_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
           : vbmi2_utf8_to_wide (s, n, out, 4, false));
 }
 
+/* UTF-16 to UTF-8, 32 units at a time: a block of ASCII narrows; a
+   block with no surrogate makes each unit the UTF-8 form in a 32-bit
+   lane, 16 at a time, and one compress keeps each lane's 1, 2 or 3
+   bytes.  A block with a surrogate goes to the AVX2 kernel for up to 32
+   units, which stops before a lone surrogate.  The vector loop leaves 8
+   units after its block, so that the last compress may store 64 bytes
+   and stay within the room of 3 bytes a unit.  */
+VBMI2 static inline __attribute__ ((always_inline)) size_t
+vbmi2_utf16_to_utf8_bo (uint8_t const *s, size_t n, uint8_t *out,
+                        size_t *produced, uint64_t *newlines, bool big)
+{
+  __m512i const swap16 = _mm512_set4_epi32 (0x0E0F0C0D, 0x0A0B0809,
+                                            0x06070405, 0x02030001);
+  size_t i = 0, o = 0, nl = 0, pr;
+  uint64_t wnl;
+  unsigned int h;
+
+  while (i + 40 <= n)
+    {
+      __m512i u = _mm512_loadu_si512 (s + 2 * i);
+      __mmask32 wide, sur;
+      if (big)
+        u = _mm512_shuffle_epi8 (u, swap16);
+      wide = _mm512_cmpge_epu16_mask (u, _mm512_set1_epi16 (0x80));
+      if (wide == 0)
+        {
+          nl += (size_t) __builtin_popcount
+            (_mm512_cmpeq_epi16_mask (u, _mm512_set1_epi16 ('\n')));
+          _mm256_storeu_si256 ((__m256i *) (out + o),
+                               _mm512_cvtepi16_epi8 (u));
+          i += 32;
+          o += 32;
+          continue;
+        }
+      sur = _mm512_cmpeq_epi16_mask
+        (_mm512_and_si512 (u, _mm512_set1_epi16 ((short) 0xF800)),
+         _mm512_set1_epi16 ((short) 0xD800));
+      if (sur)
+        {
+          size_t used = avx2_utf16_to_utf8 (s + 2 * i, 32, out + o, &pr,
+                                            &wnl, big);
+          i += used;
+          o += pr;
+          nl += wnl;
+          if (used == 0)
+            break;
+          continue;
+        }
+      nl += (size_t) __builtin_popcount
+        (_mm512_cmpeq_epi16_mask (u, _mm512_set1_epi16 ('\n')));
+      for (h = 0; h < 2; h++)
+        {
+          __m512i x = _mm512_cvtepu16_epi32
+            (h ? _mm512_extracti64x4_epi64 (u, 1) : _mm512_castsi512_si256 (u));
+          __m512i m3f = _mm512_set1_epi32 (0x3F), c80 = _mm512_set1_epi32 (0x80);
+          __mmask16 two = (__mmask16) (wide >> (16 * h));
+          __mmask16 three = _mm512_cmpge_epu32_mask
+            (x, _mm512_set1_epi32 (0x800));
+          /* The last byte of a 2- or 3-byte form, the first, and the
+             middle one of a 3-byte form.  */
+          __m512i last = _mm512_or_si512 (_mm512_and_si512 (x, m3f), c80);
+          __m512i b0 = _mm512_mask_mov_epi32
+            (x, two, _mm512_or_si512 (_mm512_srli_epi32 (x, 6),
+                                      _mm512_set1_epi32 (0xC0)));
+          __m512i b1 = _mm512_mask_mov_epi32
+            (last, three, _mm512_or_si512
+             (_mm512_and_si512 (_mm512_srli_epi32 (x, 6), m3f), c80));
+          __m512i lane;
+          uint64_t keep;
+          b0 = _mm512_mask_mov_epi32
+            (b0, three, _mm512_or_si512 (_mm512_srli_epi32 (x, 12),
+                                         _mm512_set1_epi32 (0xE0)));
+          lane = _mm512_ternarylogic_epi32 (b0, _mm512_slli_epi32 (b1, 8),
+                                            _mm512_slli_epi32 (last, 16),
+                                            0xFE);
+          keep = 0x1111111111111111ull
+                 | _pdep_u64 (two, 0x2222222222222222ull)
+                 | _pdep_u64 (three, 0x4444444444444444ull);
+          _mm512_storeu_si512 (out + o,
+                               _mm512_maskz_compress_epi8 (keep, lane));
+          o += (size_t) __builtin_popcountll (keep);
+        }
+      i += 32;
+    }
+  {
+    size_t used = avx2_utf16_to_utf8 (s + 2 * i, n - i, out + o, &pr, &wnl,
+                                      big);
+    i += used;
+    o += pr;
+    nl += wnl;
+  }
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
+
+VBMI2 static size_t
+vbmi2_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
+                     size_t *produced, uint64_t *newlines, bool big)
+{
+  return (big ? vbmi2_utf16_to_utf8_bo (s, n, out, produced, newlines, true)
+          : vbmi2_utf16_to_utf8_bo (s, n, out, produced, newlines, false));
+}
+
 struct kernels const kernels_avx512vbmi2 = {
   "avx512vbmi2", avx2_ascii_len, avx512_utf8_valid_len, avx2_count_newlines,
   avx512_utf8_valid_copy,
-  vbmi2_utf8_to_utf16, vbmi2_utf8_to_utf32, avx2_utf16_to_utf8,
+  vbmi2_utf8_to_utf16, vbmi2_utf8_to_utf32, vbmi2_utf16_to_utf8,
   vbmi2_sb_to_utf8, vbmi2_utf8_to_sb
 };
 
