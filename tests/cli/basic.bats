@@ -219,3 +219,56 @@ usage_error() {
   "$UTF8CONV" -t UTF-16BE -o b a b
   assert_hex b '00410042'
 }
+
+@test "UTF8CONV_IMPL naming a kernel set this machine lacks: exit 2, a message, no output" {
+  run --separate-stderr env UTF8CONV_IMPL=nosuch "$UTF8CONV" </dev/null
+  assert_equal "$status" 2
+  assert_equal "$output" ""
+  assert_equal "$stderr" "utf8conv: UTF8CONV_IMPL=nosuch is not available on this machine"
+}
+
+@test "every kernel set this machine has gives the bytes of the reference state machine" {
+  # Text of every kind (ASCII, Latin-1, 3-byte, CJK, emoji runs), long
+  # enough for whole vector blocks of each, with invalid bytes now and
+  # then; its CP1252, Latin-1-only and UTF-16LE forms.
+  python3 - <<'PY'
+import random
+rng = random.Random(5)
+pieces = ['the quick brown fox ', 'caf\u00e9 ', '\u00fcber ', '\u20ac5 ',
+          '\u201cquoted\u201d ', '\u4e2d\u6587\u5b57\u7b26 ', '\U0001F600',
+          '\u043f\u0440\u0438\u0432\u0435\u0442 ', '\n', 'x' * 70]
+text = ''.join(rng.choice(pieces) for _ in range(6000))
+open('u8', 'wb').write(text.encode())
+bad = bytearray(text.encode())
+for _ in range(300):
+    bad[rng.randrange(len(bad))] = rng.choice(b'\x80\xbf\xc0\xc3\xe2\xed\xf0\xf5\xff')
+open('bad', 'wb').write(bad)
+open('u16', 'wb').write(text.encode('utf-16-le'))
+latin = ''.join(c for c in text if ord(c) < 0x100)
+open('latin', 'wb').write(latin.encode())
+open('cp1252', 'wb').write(''.join(c for c in text if c.encode('cp1252', 'ignore')).encode('cp1252'))
+PY
+  cases=("-t UTF-16LE u8" "-t UTF-32BE u8" "u8" "-t ISO-8859-1 latin"
+         "-f CP1252 cp1252" "-f UTF-16LE u16" "-e replace bad"
+         "-e surrogateescape -t UTF-16BE bad" "-e escape -t UTF-16LE bad")
+  for c in "${cases[@]}"; do
+    # Split the options from the file for the redirection.
+    UTF8CONV_IMPL=reference "$UTF8CONV" ${c} >"want.${c// /_}" || fail "reference: $c"
+  done
+  # The reference itself, against Python's codecs.
+  cmp want.-t_UTF-16LE_u8 u16
+  cmp want.-f_UTF-16LE_u16 u8
+  cmp want.u8 u8
+  tried=0
+  for impl in scalar sse2 avx2 avx512 avx512vbmi2; do
+    if ! UTF8CONV_IMPL=$impl "$UTF8CONV" </dev/null 2>/dev/null; then
+      continue
+    fi
+    tried=$((tried + 1))
+    for c in "${cases[@]}"; do
+      UTF8CONV_IMPL=$impl "$UTF8CONV" ${c} >got || fail "$impl: $c: exit $?"
+      cmp got "want.${c// /_}" || fail "$impl: $c differs from the reference"
+    done
+  done
+  [ "$tried" -ge 1 ] || fail "no kernel set ran"
+}
