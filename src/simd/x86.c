@@ -2065,14 +2065,20 @@ vbmi2_block (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
                                             0x06070405, 0x02030001);
   __m512i const swap32 = _mm512_set4_epi32 (0x0C0D0E0F, 0x08090A0B,
                                             0x04050607, 0x00010203);
-  uint64_t starts;
+  uint64_t starts, lead4;
   unsigned int count, h;
   __m512i b0, b1, b2;
   size_t o = 0;
 
-  if (_mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xF0)))
+  /* For UTF-16, a 4-byte character at P is two lanes: one at P for its
+     high surrogate, from its first three bytes, and one at P + 1 for its
+     low surrogate, from its last two; the lane at P + 1 is the only kind
+     whose first byte is a continuation byte.  */
+  lead4 = _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xF0));
+  if (lead4 && (width == 4 || lead4 >> 63))
     return vbmi2_block4 (s, v, high, out, width, big);
-  starts = ~high | _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xC0));
+  starts = (~high | lead4 << 1
+            | _mm512_cmpge_epu8_mask (v, _mm512_set1_epi8 ((char) 0xC0)));
   count = (unsigned int) __builtin_popcountll (starts);
   b0 = _mm512_maskz_compress_epi8 (starts, v);
   b1 = _mm512_maskz_compress_epi8 (starts, _mm512_loadu_si512 (s + 1));
@@ -2101,6 +2107,28 @@ vbmi2_block (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
       __m512i val = _mm512_mask_mov_epi16 (c0, lead2, two);
       unsigned int chars = count - 32 * h < 32 ? count - 32 * h : 32;
       val = _mm512_mask_mov_epi16 (val, lead3, three);
+      if (lead4)
+        {
+          __mmask32 high_sur = _mm512_cmpge_epu16_mask
+            (c0, _mm512_set1_epi16 (0xF0));
+          __mmask32 low_sur = _mm512_cmplt_epu16_mask
+            (c0, _mm512_set1_epi16 (0xC0)) & _mm512_cmpge_epu16_mask
+            (c0, _mm512_set1_epi16 (0x80));
+          /* 0xD800 + (code point >> 10) - 0x40, and 0xDC00 | the code
+             point's low 10 bits.  */
+          __m512i hs = _mm512_add_epi16
+            (_mm512_set1_epi16 ((short) 0xD7C0), _mm512_ternarylogic_epi32
+             (_mm512_slli_epi16 (_mm512_and_si512
+                                 (c0, _mm512_set1_epi16 (0x07)), 8),
+              _mm512_slli_epi16 (_mm512_and_si512 (c1, m3f), 2),
+              _mm512_srli_epi16 (_mm512_and_si512 (c2, m3f), 4), 0xFE));
+          __m512i ls = _mm512_ternarylogic_epi32
+            (_mm512_or_si512 (cont1, _mm512_and_si512 (c2, m3f)),
+             _mm512_set1_epi16 (0x3FF), _mm512_set1_epi16 ((short) 0xDC00),
+             0xEA);
+          val = _mm512_mask_mov_epi16 (val, high_sur, hs);
+          val = _mm512_mask_mov_epi16 (val, low_sur, ls);
+        }
       if (width == 2)
         {
           if (big)
