@@ -31,7 +31,7 @@
 #include <string.h>
 
 #define SSE2 __attribute__ ((target ("sse2")))
-#define AVX2 __attribute__ ((target ("avx2")))
+#define AVX2 __attribute__ ((target ("avx2,popcnt")))
 
 /* ---- SSE2 ---- */
 
@@ -372,26 +372,26 @@ char_boundary (uint8_t const *s, size_t i)
   return p;
 }
 
-/* The end of a validator's loop at a block where the error classes
-   flagged a byte, at I + AT the first: every error is flagged at or
-   after its bytes, at the latest at the byte that shows it, so the bytes
-   before the character around the flag are well-formed (count their
-   newlines into *NL and copy them, from I on), and the longest prefix
-   ends no later than the flag.  Set *V to the length of the well-formed
-   run from the returned position, which the portable validator finds
-   within a few bytes.  */
-static size_t
-utf8_check_flagged (uint8_t const *s, size_t i, size_t at, uint8_t *out,
-                    bool copy, size_t *nl, size_t *v)
+/* The end of a validator's loop at a block at I where the error classes
+   flagged a byte, at I + AT the first, and whose bytes 0x0A are the bits
+   of LF (the caller has copied the block, if it copies).  Every error is
+   flagged at or after its bytes, at the latest at the byte that shows
+   it, so the bytes before the character around the flag are well-formed,
+   and the longest prefix ends no later than the flag.  Return where the
+   portable validator started, near the flag, and set *V to the length it
+   found from there; add the newlines up to its end to *NL.  */
+static inline __attribute__ ((always_inline)) size_t
+utf8_check_flagged (uint8_t const *s, size_t i, size_t at, uint64_t lf,
+                    size_t *nl, size_t *v)
 {
   size_t from = char_boundary (s, i + at);
-  if (from > i)
-    {
-      *nl += sse2_count_newlines (s + i, from - i);
-      if (copy)
-        memcpy (out + i, s + i, from - i);
-    }
   *v = scalar_utf8_valid_len (s + from, i + at + 1 - from);
+  if (from + *v > i)
+    {
+      size_t k = from + *v - i;
+      *nl += (size_t) __builtin_popcountll (k < 64 ? lf & ((1ull << k) - 1)
+                                            : lf);
+    }
   return from;
 }
 
@@ -445,7 +445,7 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
                  uint64_t *newlines, bool copy)
 {
   size_t i = 0, nl = 0, v;
-  uint64_t flagged = 0;
+  uint64_t flagged = 0, lfm = 0;
   __m256i prev = _mm256_setzero_si256 ();
   __m256i const lf = K256 (K_LF8);
   __m256i const max_tail = _mm256_setr_epi8
@@ -463,6 +463,10 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
                                    _mm256_subs_epu8 (prev, max_tail)))
             {
               flagged = 1;
+              lfm = (uint32_t) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (in,
+                                                                       lf));
+              if (copy)
+                _mm256_storeu_si256 ((__m256i *) (out + i), in);
               break;
             }
           nl += (size_t) __builtin_popcount
@@ -508,6 +512,15 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
                           (_mm256_cmpeq_epi8 (e1, z))
                           | (uint64_t) (uint32_t) _mm256_movemask_epi8
                           (_mm256_cmpeq_epi8 (e2, z)) << 32);
+              lfm = ((uint32_t) _mm256_movemask_epi8
+                     (_mm256_cmpeq_epi8 (in, lf))
+                     | (uint64_t) (uint32_t) _mm256_movemask_epi8
+                     (_mm256_cmpeq_epi8 (in2, lf)) << 32);
+              if (copy)
+                {
+                  _mm256_storeu_si256 ((__m256i *) (out + i), in);
+                  _mm256_storeu_si256 ((__m256i *) (out + i + 32), in2);
+                }
               break;
             }
           nl += (size_t) __builtin_popcountll
@@ -530,6 +543,10 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
             {
               flagged = ~(uint64_t) (uint32_t) _mm256_movemask_epi8
                 (_mm256_cmpeq_epi8 (err, _mm256_setzero_si256 ()));
+              lfm = (uint32_t) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (in,
+                                                                       lf));
+              if (copy)
+                _mm256_storeu_si256 ((__m256i *) (out + i), in);
               break;
             }
         }
@@ -540,15 +557,18 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
       prev = in;
     }
   if (flagged)
-    i = utf8_check_flagged (s, i, (size_t) __builtin_ctzll (flagged), out,
-                            copy, &nl, &v);
-  else
     {
-      size_t end = i, room;
-      i = char_boundary (s, end);
-      room = end - i + 64;
-      v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
+      i = utf8_check_flagged (s, i, (size_t) __builtin_ctzll (flagged), lfm,
+                              &nl, &v);
+      *newlines = nl;
+      return i + v;
     }
+  {
+    size_t end = i, room;
+    i = char_boundary (s, end);
+    room = end - i + 64;
+    v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
+  }
   if (copy)
     memcpy (out + i, s + i, v);
   *newlines = nl + sse2_count_newlines (s + i, v);
@@ -1333,7 +1353,7 @@ struct kernels const kernels_avx2 = {
 
 /* ---- AVX-512 (F, BW, VL) ---- */
 
-#define AVX512 __attribute__ ((target ("avx512f,avx512bw,avx512vl,avx2")))
+#define AVX512 __attribute__ ((target ("avx512f,avx512bw,avx512vl,avx2,popcnt")))
 
 /* Compute the values of the characters that start in the 16 bytes at S
    (marked in STARTS; LEAD2 and LEAD3 mark 2- and 3-byte lead bytes, and
@@ -1655,43 +1675,43 @@ avx512_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
   /* A lead byte in the last three places still wants continuations.  */
   __m512i const max_tail = _mm512_set_epi64
     ((long long) 0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1, -1, -1, -1);
-  __mmask64 pending = 0, flagged = 0;
+  __mmask64 pending = 0;
 
   for (; i + 64 <= n; i += 64)
     {
       __m512i in = _mm512_loadu_si512 (s + i);
-      if (_mm512_movepi8_mask (in) == 0)
-        {
-          if (pending)
-            {
-              flagged = 1;
-              break;
-            }
-        }
+      __mmask64 high = _mm512_movepi8_mask (in), flagged;
+      if (high == 0)
+        /* The block before must not end inside a character.  */
+        flagged = pending != 0;
       else
         {
           __m512i err = avx512_utf8_errors (in, prev);
           flagged = _mm512_test_epi8_mask (err, err);
-          if (flagged)
-            break;
-          pending = _mm512_test_epi8_mask (_mm512_subs_epu8 (in, max_tail),
-                                           _mm512_subs_epu8 (in, max_tail));
         }
+      if (flagged)
+        {
+          if (copy)
+            _mm512_storeu_si512 (out + i, in);
+          i = utf8_check_flagged (s, i, (size_t) __builtin_ctzll (flagged),
+                                  _mm512_cmpeq_epi8_mask (in, lf), &nl, &v);
+          *newlines = nl;
+          return i + v;
+        }
+      if (high != 0)
+        pending = _mm512_test_epi8_mask (_mm512_subs_epu8 (in, max_tail),
+                                         _mm512_subs_epu8 (in, max_tail));
       nl += (size_t) __builtin_popcountll (_mm512_cmpeq_epi8_mask (in, lf));
       if (copy)
         _mm512_storeu_si512 (out + i, in);
       prev = in;
     }
-  if (flagged)
-    i = utf8_check_flagged (s, i, (size_t) __builtin_ctzll (flagged), out,
-                            copy, &nl, &v);
-  else
-    {
-      size_t end = i, room;
-      i = char_boundary (s, end);
-      room = end - i + 64;
-      v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
-    }
+  {
+    size_t end = i, room;
+    i = char_boundary (s, end);
+    room = end - i + 64;
+    v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
+  }
   if (copy)
     memcpy (out + i, s + i, v);
   *newlines = nl + sse2_count_newlines (s + i, v);
@@ -1722,7 +1742,9 @@ struct kernels const kernels_avx512 = {
 
 /* ---- AVX-512 VBMI and VBMI2: byte permutations and byte compress ---- */
 
-#define VBMI2 __attribute__ ((target ("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,avx2,bmi2")))
+#define VBMI2                                                              \
+  __attribute__ ((target ("avx512f,avx512bw,avx512vl,avx512vbmi,"          \
+                          "avx512vbmi2,avx2,popcnt,bmi2")))
 
 /* Single-byte encoding to UTF-8, 16 input bytes in a 64-byte vector of
    four bytes each: byte k of a lane is byte k of the input byte's UTF-8
