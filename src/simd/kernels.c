@@ -196,16 +196,21 @@ supported (struct kernels const *k)
 {
 #if defined __x86_64__ || defined __i386__
   __builtin_cpu_init ();
+  /* Every processor with AVX2 has POPCNT, and every one with VBMI2 has
+     BMI2, but a virtual machine may hide anything: ask.  */
   if (k == &kernels_avx512vbmi2)
     return (supported (&kernels_avx512)
             && __builtin_cpu_supports ("avx512vbmi")
-            && __builtin_cpu_supports ("avx512vbmi2"));
+            && __builtin_cpu_supports ("avx512vbmi2")
+            && __builtin_cpu_supports ("bmi2"));
   if (k == &kernels_avx512)
-    return (__builtin_cpu_supports ("avx512f")
+    return (supported (&kernels_avx2)
+            && __builtin_cpu_supports ("avx512f")
             && __builtin_cpu_supports ("avx512bw")
             && __builtin_cpu_supports ("avx512vl"));
   if (k == &kernels_avx2)
-    return __builtin_cpu_supports ("avx2");
+    return (__builtin_cpu_supports ("avx2")
+            && __builtin_cpu_supports ("popcnt"));
   if (k == &kernels_sse2)
     return __builtin_cpu_supports ("sse2");
 #endif
