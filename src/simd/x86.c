@@ -1546,6 +1546,36 @@ avx512_block (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
   return o;
 }
 
+/* Widen the 64 ASCII bytes V to UTF-16 (WIDTH 2) or UTF-32 (WIDTH 4)
+   at OUT.  */
+AVX512 static inline __attribute__ ((always_inline)) void
+avx512_widen64 (__m512i v, uint8_t *out, int width, bool big)
+{
+  int k;
+  if (width == 2)
+    for (k = 0; k < 2; k++)
+      {
+        __m512i w = _mm512_cvtepu8_epi16 (k ? _mm512_extracti64x4_epi64 (v, 1)
+                                          : _mm512_castsi512_si256 (v));
+        if (big)
+          w = _mm512_slli_epi16 (w, 8);
+        _mm512_storeu_si512 (out + 64 * k, w);
+      }
+  else
+    for (k = 0; k < 4; k++)
+      {
+        __m512i w = _mm512_cvtepu8_epi32 (k == 0 ? _mm512_castsi512_si128 (v)
+                                          : k == 1
+                                          ? _mm512_extracti32x4_epi32 (v, 1)
+                                          : k == 2
+                                          ? _mm512_extracti32x4_epi32 (v, 2)
+                                          : _mm512_extracti32x4_epi32 (v, 3));
+        if (big)
+          w = _mm512_slli_epi32 (w, 24);
+        _mm512_storeu_si512 (out + 64 * k, w);
+      }
+}
+
 /* The loop of avx512_utf8_to_wide, defined once for each block
    converter: NAME, compiled with ATTR, converts the blocks that are not
    ASCII with BLOCK.  */
@@ -1559,13 +1589,9 @@ avx512_block (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
       {                                                                    \
         __m512i v = _mm512_loadu_si512 (s + i);                            \
         uint64_t high = _mm512_movepi8_mask (v);                           \
-        int k;                                                             \
         if (high == 0)                                                     \
           {                                                                \
-            for (k = 0; k < 4; k++)                                        \
-              avx2_widen_chunk (s + i + 16 * k,                            \
-                                out + o + 16 * (size_t) (k * width),       \
-                                width, big);                               \
+            avx512_widen64 (v, out + o, width, big);                       \
             i += 64;                                                       \
             o += 64 * (size_t) width;                                      \
             continue;                                                      \
