@@ -3,7 +3,8 @@
    Each one takes a well-formed run and converts it with the kernels of
    src/simd/.  From UTF-8 to UTF-8, UTF-16 or UTF-32, the run is validated
    first (copied and its newlines counted in the same pass), and then
-   converted without checks.  The other paths check as they convert: the
+   converted without checks; a kernel set may do both in one pass
+   (utf8_to_wide_checked).  The other paths check as they convert: the
    UTF-16 kernel stops before a lone surrogate, the single-byte ones
    before a byte or a character that has no counterpart, and they count
    the newlines they convert.  */
@@ -37,8 +38,13 @@ utf8_to_wide (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
               size_t *produced, uint64_t *newlines, int width, bool big)
 {
   /* Every UTF-8 byte becomes at most WIDTH output bytes.  */
-  size_t v = kernels->utf8_valid_copy (in, min (n, cap / (size_t) width),
-                                       NULL, newlines);
+  size_t v;
+  if (kernels->utf8_to_wide_checked)
+    return kernels->utf8_to_wide_checked (in, min (n, cap / (size_t) width),
+                                          out, width, big, produced,
+                                          newlines);
+  v = kernels->utf8_valid_copy (in, min (n, cap / (size_t) width), NULL,
+                                newlines);
   *produced = (width == 2 ? kernels->utf8_to_utf16 (in, v, out, big)
                : kernels->utf8_to_utf32 (in, v, out, big));
   return v;

@@ -177,7 +177,7 @@ scalar_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
 struct kernels const kernels_scalar = {
   "scalar", scalar_ascii_len, scalar_utf8_valid_len, scalar_count_newlines,
   scalar_utf8_valid_copy,
-  scalar_utf8_to_utf16, scalar_utf8_to_utf32, scalar_utf16_to_utf8,
+  scalar_utf8_to_utf16, scalar_utf8_to_utf32, NULL, scalar_utf16_to_utf8,
   scalar_sb_to_utf8, scalar_utf8_to_sb
 };
 

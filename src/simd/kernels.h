@@ -44,6 +44,14 @@ struct kernels
                            bool big);
   size_t (*utf8_to_utf32) (uint8_t const *s, size_t n, uint8_t *out,
                            bool big);
+  /* utf8_valid_copy (with no copy) and then utf8_to_utf16 (WIDTH 2) or
+     utf8_to_utf32 (WIDTH 4) on the prefix it accepts, in one pass:
+     return the prefix's length (the same, or a little less), set
+     *PRODUCED and *NEWLINES.  OUT has room for WIDTH * N bytes.  NULL in
+     the sets that have none.  */
+  size_t (*utf8_to_wide_checked) (uint8_t const *s, size_t n, uint8_t *out,
+                                  int width, bool big, size_t *produced,
+                                  uint64_t *newlines);
   /* Convert up to N UTF-16 units at S to UTF-8 in OUT (room for 3N
      bytes), stopping before a lone surrogate or a pair cut by the end;
      return the units used and set *PRODUCED and *NEWLINES (the units

@@ -203,7 +203,7 @@ sse2_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
 struct kernels const kernels_sse2 = {
   "sse2", sse2_ascii_len, sse2_utf8_valid_len, sse2_count_newlines,
   sse2_utf8_valid_copy,
-  sse2_utf8_to_utf16, sse2_utf8_to_utf32, sse2_utf16_to_utf8,
+  sse2_utf8_to_utf16, sse2_utf8_to_utf32, NULL, sse2_utf16_to_utf8,
   sse2_sb_to_utf8, sse2_utf8_to_sb
 };
 
@@ -1347,7 +1347,7 @@ avx2_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
 struct kernels const kernels_avx2 = {
   "avx2", avx2_ascii_len, avx2_utf8_valid_len, avx2_count_newlines,
   avx2_utf8_valid_copy,
-  avx2_utf8_to_utf16, avx2_utf8_to_utf32, avx2_utf16_to_utf8,
+  avx2_utf8_to_utf16, avx2_utf8_to_utf32, NULL, avx2_utf16_to_utf8,
   avx2_sb_to_utf8, avx2_utf8_to_sb
 };
 
@@ -1762,7 +1762,7 @@ avx512_utf8_valid_len (uint8_t const *s, size_t n)
 struct kernels const kernels_avx512 = {
   "avx512", avx2_ascii_len, avx512_utf8_valid_len, avx2_count_newlines,
   avx512_utf8_valid_copy,
-  avx512_utf8_to_utf16, avx512_utf8_to_utf32, avx2_utf16_to_utf8,
+  avx512_utf8_to_utf16, avx512_utf8_to_utf32, NULL, avx2_utf16_to_utf8,
   avx2_sb_to_utf8, avx2_utf8_to_sb
 };
 
@@ -2321,10 +2321,98 @@ vbmi2_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
           : vbmi2_utf16_to_utf8_bo (s, n, out, produced, newlines, false));
 }
 
+/* One block of avx512_utf8_check's loop: false if IN, the block after
+   *PREV, has an error or leaves the block before it incomplete.  */
+AVX512 static inline __attribute__ ((always_inline)) bool
+avx512_check_block (__m512i in, __m512i *prev, bool *pending)
+{
+  __m512i const max_tail = _mm512_set_epi64
+    ((long long) 0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1, -1, -1, -1);
+  if (_mm512_movepi8_mask (in) == 0)
+    {
+      if (*pending)
+        return false;
+    }
+  else
+    {
+      __m512i err = avx512_utf8_errors (in, *prev);
+      __m512i over = _mm512_subs_epu8 (in, max_tail);
+      if (_mm512_test_epi8_mask (err, err))
+        return false;
+      *pending = _mm512_test_epi8_mask (over, over) != 0;
+    }
+  *prev = in;
+  return true;
+}
+
+/* Validation and conversion to UTF-16 or UTF-32 in one pass over blocks
+   of 64 bytes from S.  Block K + 1 is checked before block K is
+   converted, so that the characters that start in block K, which may end
+   three bytes into block K + 1, have been checked whole.  A block's
+   conversion takes the characters that start in it and skips the
+   continuation bytes it begins with.  At the first block with a problem,
+   avx512_utf8_check and the conversion alone go on from the first
+   character that starts in the block before it.  */
+VBMI2 static inline __attribute__ ((always_inline)) size_t
+vbmi2_wide_checked (uint8_t const *s, size_t n, uint8_t *out, int width,
+                    bool big, size_t *produced, uint64_t *newlines)
+{
+  size_t i = 0, o = 0, nl = 0, v;
+  uint64_t tail_nl;
+  __m512i const lf = _mm512_set1_epi8 ('\n');
+  __m512i prev = _mm512_setzero_si512 (), cur;
+  bool pending = false;
+
+  if (n >= 64 + 64 + 32)
+    {
+      cur = _mm512_loadu_si512 (s);
+      if (avx512_check_block (cur, &prev, &pending))
+        for (; i + 64 + 64 + 32 <= n; i += 64)
+          {
+            __m512i next = _mm512_loadu_si512 (s + i + 64);
+            uint64_t high;
+            if (!avx512_check_block (next, &prev, &pending))
+              break;
+            high = _mm512_movepi8_mask (cur);
+            nl += (size_t) __builtin_popcountll (_mm512_cmpeq_epi8_mask (cur,
+                                                                         lf));
+            if (high == 0)
+              {
+                avx512_widen64 (cur, out + o, width, big);
+                o += 64 * (size_t) width;
+              }
+            else
+              o += vbmi2_block (s + i, cur, high, out + o, width, big);
+            cur = next;
+          }
+      /* The characters that started before I are converted.  */
+      while (i > 0 && (s[i] & 0xC0) == 0x80)
+        i++;
+    }
+  v = avx512_utf8_check (s + i, n - i, NULL, &tail_nl, false);
+  o += vbmi2_utf8_to_wide (s + i, v, out + o, width, big);
+  *produced = o;
+  *newlines = nl + tail_nl;
+  return i + v;
+}
+
+VBMI2 static size_t
+vbmi2_utf8_to_wide_checked (uint8_t const *s, size_t n, uint8_t *out,
+                            int width, bool big, size_t *produced,
+                            uint64_t *newlines)
+{
+  if (width == 2)
+    return (big ? vbmi2_wide_checked (s, n, out, 2, true, produced, newlines)
+            : vbmi2_wide_checked (s, n, out, 2, false, produced, newlines));
+  return (big ? vbmi2_wide_checked (s, n, out, 4, true, produced, newlines)
+          : vbmi2_wide_checked (s, n, out, 4, false, produced, newlines));
+}
+
 struct kernels const kernels_avx512vbmi2 = {
   "avx512vbmi2", avx2_ascii_len, avx512_utf8_valid_len, avx2_count_newlines,
   avx512_utf8_valid_copy,
-  vbmi2_utf8_to_utf16, vbmi2_utf8_to_utf32, vbmi2_utf16_to_utf8,
+  vbmi2_utf8_to_utf16, vbmi2_utf8_to_utf32, vbmi2_utf8_to_wide_checked,
+  vbmi2_utf16_to_utf8,
   vbmi2_sb_to_utf8, vbmi2_utf8_to_sb
 };
 
