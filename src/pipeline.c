@@ -148,6 +148,29 @@ record_error (struct file *f, struct located_error const *e)
 static bool emit (struct run *, struct file *, ucs4_t const *, size_t,
                   struct origin const *, bool);
 
+/* Write what the policy put in SUB for the unencodable character of E:
+   a byte, or characters to encode (dropped if they cannot be encoded
+   either).  Returns false when the file must stop.  */
+static bool
+encode_substitute (struct run *r, struct file *f,
+                   struct substitution const *sub,
+                   struct located_error const *e)
+{
+  struct origin so;
+  if (r->cfg.policy.policy == POLICY_IGNORE)
+    f->dropped = true;
+  if (sub->raw_byte >= 0)
+    {
+      make_room (r);
+      r->out[r->out_len++] = (uint8_t) sub->raw_byte;
+    }
+  so.off = NULL;
+  so.base = e->offset;
+  so.lines = e->line - 1;
+  so.replaces_decode_error = false;
+  return emit (r, f, sub->cp, sub->len, &so, true);
+}
+
 /* Deal with an unencodable value C from ORIGIN at index I.  Returns false
    when the file must stop.  */
 static bool
@@ -156,7 +179,6 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
 {
   struct substitution sub;
   struct located_error e;
-  struct origin so;
   struct encoder tmp;
   struct codec in_codec;
   struct codec const *ic = f->dec.codec;
@@ -175,6 +197,12 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
   e.c = cp[i];
   e.encoding = r->cfg.to->name;
   e.err.kind = ERR_UNENCODABLE;
+  /* A byte that surrogateescape escaped on input and gives back here is
+     not a second error, and neither is the U+FFFD of a decoding error
+     that a legacy output writes as '?': nothing is reported or recorded,
+     so the error's bytes are not needed.  */
+  if (!sub.stop && (sub.raw_byte >= 0 || o->replaces_decode_error))
+    return encode_substitute (r, f, &sub, &e);
   /* The input bytes of the character: encode it again in the input
      encoding, in the byte order the decoder found.  */
   if (f->dec.endian != ENDIAN_UNKNOWN && f->dec.endian != ic->endian)
@@ -218,27 +246,10 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
       f->stopped = true;
       return false;
     }
-  /* A byte that surrogateescape escaped on input and gives back here is
-     not a second error, and neither is the U+FFFD of a decoding error
-     that a legacy output writes as '?'.  */
-  if (sub.raw_byte < 0 && !o->replaces_decode_error)
-    {
-      record_error (f, &e);
-      f->stats.encode_errors++;
-      f->stats.handled++;
-    }
-  if (r->cfg.policy.policy == POLICY_IGNORE)
-    f->dropped = true;
-  if (sub.raw_byte >= 0)
-    {
-      make_room (r);
-      r->out[r->out_len++] = (uint8_t) sub.raw_byte;
-    }
-  so.off = NULL;
-  so.base = e.offset;
-  so.lines = e.line - 1;
-  so.replaces_decode_error = false;
-  return emit (r, f, sub.cp, sub.len, &so, true);
+  record_error (f, &e);
+  f->stats.encode_errors++;
+  f->stats.handled++;
+  return encode_substitute (r, f, &sub, &e);
 }
 
 /* Encode CP[0..N) to the output.  SUBSTITUTE says the values replace an
