@@ -300,11 +300,14 @@ enum
   _mm256_alignr_epi8 ((in), _mm256_permute2x128_si256 ((prev), (in), 0x21), \
                       16 - (k))
 
-AVX2 static inline __m256i
-avx2_utf8_errors (__m256i in, __m256i prev)
+/* The three tables of the error classes: by the high nibble of the
+   previous byte, by its low nibble, and by the high nibble of the
+   current byte (the same 16 bytes in both lanes).  */
+AVX2 static inline __attribute__ ((always_inline)) void
+avx2_utf8_tables (__m256i *byte_1_high, __m256i *byte_1_low,
+                  __m256i *byte_2_high)
 {
-  __m256i const nib = K256 (K_0F8);
-  __m256i const byte_1_high = TABLE16
+  *byte_1_high = TABLE16
     (TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
      TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
      TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,
@@ -312,7 +315,7 @@ avx2_utf8_errors (__m256i in, __m256i prev)
      TOO_SHORT,
      TOO_SHORT | OVERLONG_3 | SURROGATE,
      TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4);
-  __m256i const byte_1_low = TABLE16
+  *byte_1_low = TABLE16
     (CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
      CARRY | OVERLONG_2,
      CARRY,
@@ -329,7 +332,7 @@ avx2_utf8_errors (__m256i in, __m256i prev)
      CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
      CARRY | TOO_LARGE | TOO_LARGE_1000,
      CARRY | TOO_LARGE | TOO_LARGE_1000);
-  __m256i const byte_2_high = TABLE16
+  *byte_2_high = TABLE16
     (TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
      TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
      TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000
@@ -338,6 +341,14 @@ avx2_utf8_errors (__m256i in, __m256i prev)
      TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
      TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
      TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT);
+}
+
+AVX2 static inline __m256i
+avx2_utf8_errors (__m256i in, __m256i prev)
+{
+  __m256i const nib = K256 (K_0F8);
+  __m256i byte_1_high, byte_1_low, byte_2_high;
+  avx2_utf8_tables (&byte_1_high, &byte_1_low, &byte_2_high);
 
   __m256i prev1 = PREV (in, prev, 1);
   __m256i prev2 = PREV (in, prev, 2);
@@ -380,6 +391,23 @@ char_boundary (uint8_t const *s, size_t i)
    and the longest prefix ends no later than the flag.  Return where the
    portable validator started, near the flag, and set *V to the length it
    found from there; add the newlines up to its end to *NL.  */
+/* The end of a validator's loop that stopped at END, for the tail or a
+   block with a problem: the portable validator goes on from a character
+   boundary as far as it can; the bytes between that boundary and END are
+   not ASCII, so no newline is counted twice.  NL counts the newlines
+   before END.  */
+static inline __attribute__ ((always_inline)) size_t
+utf8_check_tail (uint8_t const *s, size_t n, size_t end, uint8_t *out,
+                 bool copy, size_t nl, uint64_t *newlines)
+{
+  size_t i = char_boundary (s, end), room = end - i + 64, v;
+  v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
+  if (copy)
+    memcpy (out + i, s + i, v);
+  *newlines = nl + sse2_count_newlines (s + i, v);
+  return i + v;
+}
+
 static inline __attribute__ ((always_inline)) size_t
 utf8_check_flagged (uint8_t const *s, size_t i, size_t at, uint64_t lf,
                     size_t *nl, size_t *v)
@@ -563,16 +591,7 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
       *newlines = nl;
       return i + v;
     }
-  {
-    size_t end = i, room;
-    i = char_boundary (s, end);
-    room = end - i + 64;
-    v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
-  }
-  if (copy)
-    memcpy (out + i, s + i, v);
-  *newlines = nl + sse2_count_newlines (s + i, v);
-  return i + v;
+  return utf8_check_tail (s, n, i, out, copy, nl, newlines);
 }
 
 AVX2 static size_t
@@ -1577,9 +1596,27 @@ avx512_widen64 (__m512i v, uint8_t *out, int width, bool big)
 }
 
 /* The loop of avx512_utf8_to_wide, defined once for each block
-   converter: NAME, compiled with ATTR, converts the blocks that are not
-   ASCII with BLOCK.  */
-#define WIDE_LOOP(ATTR, NAME, BLOCK)                                       \
+   converter: PREFIX_utf8_to_wide, compiled with ATTR, converts the blocks
+   that are not ASCII with BLOCK; PREFIX_utf8_to_utf16 and _utf32 are the
+   kernels made from it.  */
+#define WIDE_LOOP(ATTR, PREFIX, BLOCK)                                     \
+  WIDE_LOOP_BODY (ATTR, PREFIX##_utf8_to_wide, BLOCK)                      \
+  ATTR static size_t                                                       \
+  PREFIX##_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out,        \
+                          bool big)                                        \
+  {                                                                        \
+    return (big ? PREFIX##_utf8_to_wide (s, n, out, 2, true)               \
+            : PREFIX##_utf8_to_wide (s, n, out, 2, false));                \
+  }                                                                        \
+  ATTR static size_t                                                       \
+  PREFIX##_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out,        \
+                          bool big)                                        \
+  {                                                                        \
+    return (big ? PREFIX##_utf8_to_wide (s, n, out, 4, true)               \
+            : PREFIX##_utf8_to_wide (s, n, out, 4, false));                \
+  }
+
+#define WIDE_LOOP_BODY(ATTR, NAME, BLOCK)                                  \
   ATTR static inline __attribute__ ((always_inline)) size_t                \
   NAME (uint8_t const *s, size_t n, uint8_t *out, int width, bool big)     \
   {                                                                        \
@@ -1607,21 +1644,7 @@ avx512_widen64 (__m512i v, uint8_t *out, int width, bool big)
     return o;                                                              \
   }
 
-WIDE_LOOP (AVX512, avx512_utf8_to_wide, avx512_block)
-
-AVX512 static size_t
-avx512_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out, bool big)
-{
-  return (big ? avx512_utf8_to_wide (s, n, out, 2, true)
-          : avx512_utf8_to_wide (s, n, out, 2, false));
-}
-
-AVX512 static size_t
-avx512_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
-{
-  return (big ? avx512_utf8_to_wide (s, n, out, 4, true)
-          : avx512_utf8_to_wide (s, n, out, 4, false));
-}
+WIDE_LOOP (AVX512, avx512, avx512_block)
 
 /* The error classes of avx2_utf8_errors for 64 bytes: the same tables
    in each 128-bit lane, and the bytes before each lane brought in from
@@ -1630,43 +1653,12 @@ AVX512 static inline __attribute__ ((always_inline)) __m512i
 avx512_utf8_errors (__m512i in, __m512i prev)
 {
   __m512i const nib = _mm512_set1_epi8 (0x0F);
-  __m512i const byte_1_high = _mm512_broadcast_i32x4
-    (_mm256_castsi256_si128 (TABLE16
-     (TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
-      TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
-      TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,
-      TOO_SHORT | OVERLONG_2,
-      TOO_SHORT,
-      TOO_SHORT | OVERLONG_3 | SURROGATE,
-      TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4)));
-  __m512i const byte_1_low = _mm512_broadcast_i32x4
-    (_mm256_castsi256_si128 (TABLE16
-     (CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,
-      CARRY | OVERLONG_2,
-      CARRY,
-      CARRY,
-      CARRY | TOO_LARGE,
-      CARRY | TOO_LARGE | TOO_LARGE_1000,
-      CARRY | TOO_LARGE | TOO_LARGE_1000,
-      CARRY | TOO_LARGE | TOO_LARGE_1000,
-      CARRY | TOO_LARGE | TOO_LARGE_1000,
-      CARRY | TOO_LARGE | TOO_LARGE_1000,
-      CARRY | TOO_LARGE | TOO_LARGE_1000,
-      CARRY | TOO_LARGE | TOO_LARGE_1000,
-      CARRY | TOO_LARGE | TOO_LARGE_1000,
-      CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,
-      CARRY | TOO_LARGE | TOO_LARGE_1000,
-      CARRY | TOO_LARGE | TOO_LARGE_1000)));
-  __m512i const byte_2_high = _mm512_broadcast_i32x4
-    (_mm256_castsi256_si128 (TABLE16
-     (TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
-      TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
-      TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000
-      | OVERLONG_4,
-      TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
-      TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
-      TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
-      TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT)));
+  __m256i t1h, t1l, t2h;
+  __m512i byte_1_high, byte_1_low, byte_2_high;
+  avx2_utf8_tables (&t1h, &t1l, &t2h);
+  byte_1_high = _mm512_broadcast_i32x4 (_mm256_castsi256_si128 (t1h));
+  byte_1_low = _mm512_broadcast_i32x4 (_mm256_castsi256_si128 (t1l));
+  byte_2_high = _mm512_broadcast_i32x4 (_mm256_castsi256_si128 (t2h));
   /* Lane k of SHIFTED is lane k - 1 of IN (lane 3 of PREV for k = 0).  */
   __m512i shifted = _mm512_alignr_epi64 (in, prev, 6);
   __m512i prev1 = _mm512_alignr_epi8 (in, shifted, 15);
@@ -1732,16 +1724,7 @@ avx512_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
         _mm512_storeu_si512 (out + i, in);
       prev = in;
     }
-  {
-    size_t end = i, room;
-    i = char_boundary (s, end);
-    room = end - i + 64;
-    v = scalar_utf8_valid_len (s + i, n - i < room ? n - i : room);
-  }
-  if (copy)
-    memcpy (out + i, s + i, v);
-  *newlines = nl + sse2_count_newlines (s + i, v);
-  return i + v;
+  return utf8_check_tail (s, n, i, out, copy, nl, newlines);
 }
 
 AVX512 static size_t
@@ -2201,21 +2184,7 @@ vbmi2_block (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
   return o;
 }
 
-WIDE_LOOP (VBMI2, vbmi2_utf8_to_wide, vbmi2_block)
-
-VBMI2 static size_t
-vbmi2_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out, bool big)
-{
-  return (big ? vbmi2_utf8_to_wide (s, n, out, 2, true)
-          : vbmi2_utf8_to_wide (s, n, out, 2, false));
-}
-
-VBMI2 static size_t
-vbmi2_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
-{
-  return (big ? vbmi2_utf8_to_wide (s, n, out, 4, true)
-          : vbmi2_utf8_to_wide (s, n, out, 4, false));
-}
+WIDE_LOOP (VBMI2, vbmi2, vbmi2_block)
 
 /* UTF-16 to UTF-8, 32 units at a time: a block of ASCII narrows; a
    block with no surrogate makes each unit the UTF-8 form in a 32-bit
