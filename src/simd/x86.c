@@ -1596,19 +1596,19 @@ avx512_widen64 (__m512i v, uint8_t *out, int width, bool big)
 }
 
 /* The loop of avx512_utf8_to_wide, defined once for each block
-   converter: PREFIX_utf8_to_wide, compiled with ATTR, converts the blocks
-   that are not ASCII with BLOCK; PREFIX_utf8_to_utf16 and _utf32 are the
-   kernels made from it.  */
-#define WIDE_LOOP(ATTR, PREFIX, BLOCK)                                     \
-  WIDE_LOOP_BODY (ATTR, PREFIX##_utf8_to_wide, BLOCK)                      \
-  ATTR static size_t                                                       \
+   converter: PREFIX_utf8_to_wide, compiled for PREFIX_TARGET, converts
+   the blocks that are not ASCII with BLOCK; PREFIX_utf8_to_utf16 and
+   _utf32 are the kernels made from it.  */
+#define WIDE_LOOP(PREFIX, BLOCK)                                           \
+  WIDE_LOOP_BODY (PREFIX##_TARGET, PREFIX##_utf8_to_wide, BLOCK)           \
+  PREFIX##_TARGET static size_t                                            \
   PREFIX##_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out,        \
                           bool big)                                        \
   {                                                                        \
     return (big ? PREFIX##_utf8_to_wide (s, n, out, 2, true)               \
             : PREFIX##_utf8_to_wide (s, n, out, 2, false));                \
   }                                                                        \
-  ATTR static size_t                                                       \
+  PREFIX##_TARGET static size_t                                            \
   PREFIX##_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out,        \
                           bool big)                                        \
   {                                                                        \
@@ -1644,7 +1644,8 @@ avx512_widen64 (__m512i v, uint8_t *out, int width, bool big)
     return o;                                                              \
   }
 
-WIDE_LOOP (AVX512, avx512, avx512_block)
+#define avx512_TARGET AVX512
+WIDE_LOOP (avx512, avx512_block)
 
 /* The error classes of avx2_utf8_errors for 64 bytes: the same tables
    in each 128-bit lane, and the bytes before each lane brought in from
@@ -2184,7 +2185,8 @@ vbmi2_block (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
   return o;
 }
 
-WIDE_LOOP (VBMI2, vbmi2, vbmi2_block)
+#define vbmi2_TARGET VBMI2
+WIDE_LOOP (vbmi2, vbmi2_block)
 
 /* UTF-16 to UTF-8, 32 units at a time: a block of ASCII narrows; a
    block with no surrogate makes each unit the UTF-8 form in a 32-bit
