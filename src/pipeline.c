@@ -19,9 +19,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "fast.h"
+#include "readahead.h"
 #include "error.h"
 #include "full-write.h"
 #include "safe-read.h"
@@ -502,6 +504,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   struct file f;
   uint64_t base = 0, out_start = r->out_total + r->out_len;
   bool ok = true, last = false;
+  struct readahead *ra;
 
   memset (&f, 0, sizeof f);
   f.name = name;
@@ -517,9 +520,16 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
       r->fast_from = f.dec.codec;
     }
 
+  ra = NULL;
   while (ok && !last && r->write_errno == 0)
     {
-      size_t n = safe_read (fd, r->in, r->cfg.block_size);
+      uint8_t *in = r->in;
+      size_t n = (ra ? readahead_next (ra, &in)
+                  : safe_read (fd, r->in, r->cfg.block_size));
+      /* After the first block, a file that utf8conv opened (not standard
+         input) may be read ahead by a second thread.  */
+      if (base == 0 && 0 < n && n != SAFE_READ_ERROR && fd != STDIN_FILENO)
+        ra = readahead_start (fd, r->cfg.block_size, in, n);
       if (n == SAFE_READ_ERROR)
         {
           error (0, errno, "%s", name);
@@ -533,10 +543,12 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
           if (!f.at_start)
             r->any_file = true;
           keep_stats (r, &f, base, out_start);
+          if (ra)
+            readahead_stop (ra);
           return FILE_READ_ERROR;
         }
       last = n == 0;
-      ok = convert_buffer (r, &f, r->in, n, base, last);
+      ok = convert_buffer (r, &f, in, n, base, last);
       base += n;
       if (!ok || last)
         flush_encoder (r);
@@ -544,6 +556,8 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
       if (r->cfg.progress)
         r->cfg.progress (r->cfg.progress_arg, n);
     }
+  if (ra)
+    readahead_stop (ra);
   if (!r->any_file)
     decide_bom (r, false);
   r->any_file = true;
