@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -115,8 +116,17 @@ processors (void)
 static bool
 not_ascii (uint8_t const *s, size_t n)
 {
-  size_t i, high = 0;
-  for (i = 0; i < n; i++)
+  size_t i = 0, high = 0;
+  /* Eight bytes at a time: their high bits, moved to the low bit of each
+     byte, summed into the top byte by the multiplication.  */
+  for (; i + 8 <= n; i += 8)
+    {
+      uint64_t w;
+      memcpy (&w, s + i, sizeof w);
+      high += (size_t) ((((w >> 7) & 0x0101010101010101u)
+                         * 0x0101010101010101u) >> 56);
+    }
+  for (; i < n; i++)
     high += s[i] >> 7;
   return high > n / 100;
 }
