@@ -2,7 +2,7 @@
 
    Copying a file from the page cache costs about as much as validating
    it, so on a machine with more than one processor a second thread reads
-   the next blocks while the first converts: a ring of SLOTS buffers, the
+   the next blocks while the first converts: a ring of buffers, the
    reader filling them in order and the converter taking them in order.
    Only regular files that utf8conv opened itself take this path: reading
    them never waits for a writer, so SPEC 8's rule (what one read brought
@@ -27,10 +27,9 @@
 
 enum
 {
-  SLOTS = 8,
-  /* The sleeping side is woken only when this many slots are ready for
-     it, so that the threads do not wake each other for every block.  */
-  BATCH = SLOTS / 2,
+  /* The ring holds 8 blocks of up to 64 KiB, or 4 bigger ones (a power
+     of two, so that the block counts index it across their wrap).  */
+  MAX_SLOTS = 8,
   /* Below this block size the hand-over costs more than the copy.  */
   MIN_BLOCK = 4096,
   /* Above it the ring would hold too much memory.  */
@@ -45,9 +44,13 @@ struct readahead
   pthread_cond_t freed;         /* The converter gave one back, or STOP.  */
   int fd;
   size_t block;
-  uint8_t *buf[SLOTS];
-  size_t len[SLOTS];
-  int err[SLOTS];
+  /* SLOTS buffers (4 or 8); the sleeping side is woken only when BATCH of them are
+     ready for it, so that the threads do not wake each other for every
+     block.  */
+  unsigned int slots, batch;
+  uint8_t *buf[MAX_SLOTS];
+  size_t len[MAX_SLOTS];
+  int err[MAX_SLOTS];
   /* Counts of blocks, which index the slots modulo SLOTS: filled by the
      reader, taken by the converter, and given back by it (it holds at
      most one, from TAKEN - 1, until it asks for the next).  */
@@ -69,7 +72,7 @@ reader (void *arg)
       size_t n;
       int e;
 
-      while (ra->head - ra->tail == SLOTS && !ra->stop)
+      while (ra->head - ra->tail == ra->slots && !ra->stop)
         {
           ra->reader_waits = true;
           pthread_cond_wait (&ra->freed, &ra->lock);
@@ -77,7 +80,7 @@ reader (void *arg)
       ra->reader_waits = false;
       if (ra->stop)
         break;
-      slot = ra->head % SLOTS;
+      slot = ra->head % ra->slots;
       pthread_mutex_unlock (&ra->lock);
 
       n = safe_read (ra->fd, ra->buf[slot], ra->block);
@@ -88,7 +91,7 @@ reader (void *arg)
       ra->len[slot] = n;
       ra->err[slot] = e;
       ra->head++;
-      if (ra->converter_waits && (ra->head - ra->taken >= BATCH || !more))
+      if (ra->converter_waits && (ra->head - ra->taken >= ra->batch || !more))
         pthread_cond_signal (&ra->filled);
     }
   pthread_mutex_unlock (&ra->lock);
@@ -136,6 +139,7 @@ readahead_start (int fd, size_t block, uint8_t const *first, size_t n)
 {
   struct readahead *ra;
   struct stat st;
+  size_t slots;
   off_t at;
   int k;
 
@@ -143,8 +147,9 @@ readahead_start (int fd, size_t block, uint8_t const *first, size_t n)
       || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
       || !not_ascii (first, n))
     return NULL;
+  slots = block <= 1 << 16 ? MAX_SLOTS : MAX_SLOTS / 2;
   at = lseek (fd, 0, SEEK_CUR);
-  if (at < 0 || st.st_size - at <= (off_t) (SLOTS * block))
+  if (at < 0 || st.st_size - at <= (off_t) (slots * block))
     return NULL;
 
   ra = calloc (1, sizeof *ra);
@@ -152,7 +157,9 @@ readahead_start (int fd, size_t block, uint8_t const *first, size_t n)
     return NULL;
   ra->fd = fd;
   ra->block = block;
-  for (k = 0; k < SLOTS; k++)
+  ra->slots = (unsigned int) slots;
+  ra->batch = (unsigned int) slots / 2;
+  for (k = 0; k < (int) slots; k++)
     if (!(ra->buf[k] = malloc (block)))
       goto fail;
   if (pthread_mutex_init (&ra->lock, NULL) != 0)
@@ -172,7 +179,7 @@ readahead_start (int fd, size_t block, uint8_t const *first, size_t n)
  fail_lock:
   pthread_mutex_destroy (&ra->lock);
  fail:
-  for (k = 0; k < SLOTS; k++)
+  for (k = 0; k < MAX_SLOTS; k++)
     free (ra->buf[k]);
   free (ra);
   return NULL;
@@ -188,7 +195,7 @@ readahead_next (struct readahead *ra, uint8_t **buf)
   if (ra->tail != ra->taken)
     {
       ra->tail++;
-      if (ra->reader_waits && ra->head - ra->tail <= SLOTS - BATCH)
+      if (ra->reader_waits && ra->head - ra->tail <= ra->slots - ra->batch)
         pthread_cond_signal (&ra->freed);
     }
   while (ra->head == ra->taken)
@@ -197,7 +204,7 @@ readahead_next (struct readahead *ra, uint8_t **buf)
       pthread_cond_wait (&ra->filled, &ra->lock);
     }
   ra->converter_waits = false;
-  slot = ra->taken++ % SLOTS;
+  slot = ra->taken++ % ra->slots;
   n = ra->len[slot];
   if (n == SAFE_READ_ERROR)
     errno = ra->err[slot];
@@ -218,7 +225,7 @@ readahead_stop (struct readahead *ra)
   pthread_cond_destroy (&ra->freed);
   pthread_cond_destroy (&ra->filled);
   pthread_mutex_destroy (&ra->lock);
-  for (k = 0; k < SLOTS; k++)
+  for (k = 0; k < MAX_SLOTS; k++)
     free (ra->buf[k]);
   free (ra);
 }

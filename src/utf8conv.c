@@ -127,7 +127,7 @@ Output:\n\
       --check             only check that each FILE is valid (and, with -t,\n\
                             encodable); write no output\n\
       --bom=MODE          byte order marks: auto (default), strip, add\n\
-      --block-size=N      read and convert N bytes at a time (default 65536)\n\
+      --block-size=N      read and convert N bytes at a time (default 131072)\n\
   -r, --recursive         convert the regular files under each directory\n\
                             FILE, in the order of their names\n\
   -q, --quiet             print no warnings\n\
@@ -490,7 +490,7 @@ main (int argc, char **argv)
   memset (&cfg, 0, sizeof cfg);
   cfg.policy.policy = POLICY_STRICT;
   cfg.bom = BOM_AUTO;
-  cfg.block_size = 65536;
+  cfg.block_size = 131072;
 
   while ((c = getopt_long (argc, argv, "f:t:e:co:i::lqr", long_options,
                            NULL)) != -1)
