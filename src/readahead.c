@@ -33,7 +33,9 @@ enum
   /* Below this block size the hand-over costs more than the copy.  */
   MIN_BLOCK = 4096,
   /* Above it the ring would hold too much memory.  */
-  MAX_BLOCK = 1 << 20
+  MAX_BLOCK = 1 << 20,
+  /* How much of the first block not_ascii looks at.  */
+  SAMPLE = 16384
 };
 
 struct readahead
@@ -145,7 +147,7 @@ readahead_start (int fd, size_t block, uint8_t const *first, size_t n)
 
   if (block < MIN_BLOCK || MAX_BLOCK < block || processors () < 2
       || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
-      || !not_ascii (first, n))
+      || !not_ascii (first, n < SAMPLE ? n : SAMPLE))
     return NULL;
   slots = block <= 1 << 16 ? MAX_SLOTS : MAX_SLOTS / 2;
   at = lseek (fd, 0, SEEK_CUR);
