@@ -46,9 +46,9 @@ struct readahead
   pthread_cond_t freed;         /* The converter gave one back, or STOP.  */
   int fd;
   size_t block;
-  /* SLOTS buffers (4 or 8); the sleeping side is woken only when BATCH of them are
-     ready for it, so that the threads do not wake each other for every
-     block.  */
+  /* SLOTS buffers (4 or 8); the sleeping side is woken only when BATCH
+     of them are ready for it, so that the threads do not wake each other
+     for every block.  */
   unsigned int slots, batch;
   uint8_t *buf[MAX_SLOTS];
   size_t len[MAX_SLOTS];

@@ -1372,7 +1372,8 @@ struct kernels const kernels_avx2 = {
 
 /* ---- AVX-512 (F, BW, VL) ---- */
 
-#define AVX512 __attribute__ ((target ("avx512f,avx512bw,avx512vl,avx2,popcnt")))
+#define AVX512                                                             \
+  __attribute__ ((target ("avx512f,avx512bw,avx512vl,avx2,popcnt")))
 
 /* Compute the values of the characters that start in the 16 bytes at S
    (marked in STARTS; LEAD2 and LEAD3 mark 2- and 3-byte lead bytes, and
@@ -2241,8 +2242,10 @@ vbmi2_utf16_to_utf8_bo (uint8_t const *s, size_t n, uint8_t *out,
       for (h = 0; h < 2; h++)
         {
           __m512i x = _mm512_cvtepu16_epi32
-            (h ? _mm512_extracti64x4_epi64 (u, 1) : _mm512_castsi512_si256 (u));
-          __m512i m3f = _mm512_set1_epi32 (0x3F), c80 = _mm512_set1_epi32 (0x80);
+            (h ? _mm512_extracti64x4_epi64 (u, 1)
+             : _mm512_castsi512_si256 (u));
+          __m512i m3f = _mm512_set1_epi32 (0x3F);
+          __m512i c80 = _mm512_set1_epi32 (0x80);
           __mmask16 two = (__mmask16) (wide >> (16 * h));
           __mmask16 three = _mm512_cmpge_epu32_mask
             (x, _mm512_set1_epi32 (0x800));
