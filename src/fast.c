@@ -39,12 +39,11 @@ utf8_to_wide (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
 {
   /* Every UTF-8 byte becomes at most WIDTH output bytes.  */
   size_t v;
+  n = min (n, cap / (size_t) width);
   if (kernels->utf8_to_wide_checked)
-    return kernels->utf8_to_wide_checked (in, min (n, cap / (size_t) width),
-                                          out, width, big, produced,
+    return kernels->utf8_to_wide_checked (in, n, out, width, big, produced,
                                           newlines);
-  v = kernels->utf8_valid_copy (in, min (n, cap / (size_t) width), NULL,
-                                newlines);
+  v = kernels->utf8_valid_copy (in, n, NULL, newlines);
   *produced = (width == 2 ? kernels->utf8_to_utf16 (in, v, out, big)
                : kernels->utf8_to_utf32 (in, v, out, big));
   return v;

@@ -504,7 +504,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   struct file f;
   uint64_t base = 0, out_start = r->out_total + r->out_len;
   bool ok = true, last = false;
-  struct readahead *ra;
+  struct readahead *ra = NULL;
 
   memset (&f, 0, sizeof f);
   f.name = name;
@@ -520,7 +520,6 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
       r->fast_from = f.dec.codec;
     }
 
-  ra = NULL;
   while (ok && !last && r->write_errno == 0)
     {
       uint8_t *in = r->in;

@@ -1681,10 +1681,38 @@ avx512_utf8_errors (__m512i in, __m512i prev)
   return _mm512_xor_si512 (must23, special);
 }
 
-/* avx2_utf8_check with 64-byte blocks: the blocks that are ASCII need
-   only that the block before ended on a character boundary; the others
-   are classified by avx512_utf8_errors.  The block with a problem and
-   the tail go to the portable validator from a character boundary.  */
+/* One block of the AVX-512 validators: IN, the block after *PREV.
+   Returns 0 when it is well-formed and does not leave the block before
+   it incomplete, and then makes IN *PREV and sets *PENDING when IN ends
+   inside a character; otherwise the mask of the bytes that show a
+   problem (for an ASCII block after an incomplete one, its first).  */
+AVX512 static inline __attribute__ ((always_inline)) __mmask64
+avx512_check_block (__m512i in, __m512i *prev, __mmask64 *pending)
+{
+  /* A lead byte in the last three places still wants continuations.  */
+  __m512i const max_tail = _mm512_set_epi64
+    ((long long) 0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1, -1, -1, -1);
+  if (_mm512_movepi8_mask (in) == 0)
+    {
+      if (*pending)
+        return 1;
+    }
+  else
+    {
+      __m512i err = avx512_utf8_errors (in, *prev);
+      __m512i over = _mm512_subs_epu8 (in, max_tail);
+      __mmask64 flagged = _mm512_test_epi8_mask (err, err);
+      if (flagged)
+        return flagged;
+      *pending = _mm512_test_epi8_mask (over, over);
+    }
+  *prev = in;
+  return 0;
+}
+
+/* avx2_utf8_check with 64-byte blocks, checked by avx512_check_block.
+   The block with a problem and the tail go to the portable validator
+   from a character boundary.  */
 AVX512 static inline __attribute__ ((always_inline)) size_t
 avx512_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
                    uint64_t *newlines, bool copy)
@@ -1692,23 +1720,12 @@ avx512_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
   size_t i = 0, nl = 0, v;
   __m512i prev = _mm512_setzero_si512 ();
   __m512i const lf = _mm512_set1_epi8 ('\n');
-  /* A lead byte in the last three places still wants continuations.  */
-  __m512i const max_tail = _mm512_set_epi64
-    ((long long) 0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1, -1, -1, -1);
   __mmask64 pending = 0;
 
   for (; i + 64 <= n; i += 64)
     {
       __m512i in = _mm512_loadu_si512 (s + i);
-      __mmask64 high = _mm512_movepi8_mask (in), flagged;
-      if (high == 0)
-        /* The block before must not end inside a character.  */
-        flagged = pending != 0;
-      else
-        {
-          __m512i err = avx512_utf8_errors (in, prev);
-          flagged = _mm512_test_epi8_mask (err, err);
-        }
+      __mmask64 flagged = avx512_check_block (in, &prev, &pending);
       if (flagged)
         {
           if (copy)
@@ -1718,13 +1735,9 @@ avx512_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
           *newlines = nl;
           return i + v;
         }
-      if (high != 0)
-        pending = _mm512_test_epi8_mask (_mm512_subs_epu8 (in, max_tail),
-                                         _mm512_subs_epu8 (in, max_tail));
       nl += (size_t) __builtin_popcountll (_mm512_cmpeq_epi8_mask (in, lf));
       if (copy)
         _mm512_storeu_si512 (out + i, in);
-      prev = in;
     }
   return utf8_check_tail (s, n, i, out, copy, nl, newlines);
 }
@@ -2295,30 +2308,6 @@ vbmi2_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
           : vbmi2_utf16_to_utf8_bo (s, n, out, produced, newlines, false));
 }
 
-/* One block of avx512_utf8_check's loop: false if IN, the block after
-   *PREV, has an error or leaves the block before it incomplete.  */
-AVX512 static inline __attribute__ ((always_inline)) bool
-avx512_check_block (__m512i in, __m512i *prev, bool *pending)
-{
-  __m512i const max_tail = _mm512_set_epi64
-    ((long long) 0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1, -1, -1, -1);
-  if (_mm512_movepi8_mask (in) == 0)
-    {
-      if (*pending)
-        return false;
-    }
-  else
-    {
-      __m512i err = avx512_utf8_errors (in, *prev);
-      __m512i over = _mm512_subs_epu8 (in, max_tail);
-      if (_mm512_test_epi8_mask (err, err))
-        return false;
-      *pending = _mm512_test_epi8_mask (over, over) != 0;
-    }
-  *prev = in;
-  return true;
-}
-
 /* Validation and conversion to UTF-16 or UTF-32 in one pass over blocks
    of 64 bytes from S.  Block K + 1 is checked before block K is
    converted, so that the characters that start in block K, which may end
@@ -2335,17 +2324,17 @@ vbmi2_wide_checked (uint8_t const *s, size_t n, uint8_t *out, int width,
   uint64_t tail_nl;
   __m512i const lf = _mm512_set1_epi8 ('\n');
   __m512i prev = _mm512_setzero_si512 (), cur;
-  bool pending = false;
+  __mmask64 pending = 0;
 
   if (n >= 64 + 64 + 32)
     {
       cur = _mm512_loadu_si512 (s);
-      if (avx512_check_block (cur, &prev, &pending))
+      if (!avx512_check_block (cur, &prev, &pending))
         for (; i + 64 + 64 + 32 <= n; i += 64)
           {
             __m512i next = _mm512_loadu_si512 (s + i + 64);
             uint64_t high;
-            if (!avx512_check_block (next, &prev, &pending))
+            if (avx512_check_block (next, &prev, &pending))
               break;
             high = _mm512_movepi8_mask (cur);
             nl += (size_t) __builtin_popcountll (_mm512_cmpeq_epi8_mask (cur,
