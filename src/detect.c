@@ -40,10 +40,8 @@
 #include <string.h>
 
 #include "registry.h"
+#include "codecs/codecs.h"
 
-extern struct codec const codec_utf8;
-extern struct codec const codec_utf16le, codec_utf16be;
-extern struct codec const codec_utf32le, codec_utf32be;
 
 /* Byte I of the window made of LOOK[0..LOOK_LEN) followed by IN.  */
 static inline uint8_t

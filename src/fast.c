@@ -13,6 +13,8 @@
 
 #include "fast.h"
 
+#include "codecs/codecs.h"
+
 #include <string.h>
 
 #include "simd/kernels.h"
@@ -132,7 +134,6 @@ make_single_byte_tables (struct codec const *c, bool decoding)
           size_t len = 1, olen = 0, one = 1;
           struct pivot p = { cp, off, 0, 4 };
           struct encoder u8;
-          extern struct codec const codec_utf8;
           decoder_init (&d, c);
           if (b >= 0x80)
             memset (sb_to_utf8[b - 0x80], 0, 4);

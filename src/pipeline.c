@@ -21,10 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
 #include "fast.h"
 #include "readahead.h"
-#include "error.h"
 #include "full-write.h"
 #include "safe-read.h"
 #include "xalloc.h"
@@ -63,9 +61,11 @@ struct run
   struct file_stats last_stats; /* Of the last file, for --report.  */
   enum bom_state bom;
   bool any_file;                /* A file has been started.  */
-  int write_errno;              /* With write_errors_return: the error of
-                                   a failed write, after which the output
-                                   is discarded; 0 when none.  */
+  int write_errno;              /* The error of a failed write, after
+                                   which the output is discarded; 0 when
+                                   none.  */
+  pipeline_write_fn *write;     /* Takes the output instead of OUT_FD.  */
+  void *write_arg;
 };
 
 /* The state of the file being converted.  */
@@ -74,10 +74,6 @@ struct file
   char const *name;
   struct decoder dec;
   bool at_start;                /* Nothing decoded yet.  */
-  bool stopped;                 /* A strict error ended it.  */
-  bool dropped;                 /* `ignore' dropped something.  */
-  uint64_t errors;
-  struct located_error first;   /* The first error, for the warning.  */
   struct file_stats stats;      /* For --report.  */
 };
 
@@ -107,13 +103,27 @@ pipeline_start (struct run_config const *cfg, int out_fd)
   encoder_init (&r->enc, cfg->to);
   r->fast = fast_select (cfg->from, cfg->to);
   r->fast_from = cfg->from;
-  if (cfg->bom == BOM_STRIP)
+  pipeline_restart (r, out_fd, NULL, NULL);
+  return r;
+}
+
+void
+pipeline_restart (struct run *r, int out_fd, pipeline_write_fn *write,
+                  void *arg)
+{
+  r->out_fd = out_fd;
+  r->write = write;
+  r->write_arg = arg;
+  r->out_len = 0;
+  r->out_total = 0;
+  r->write_errno = 0;
+  r->any_file = false;
+  if (r->cfg.bom == BOM_STRIP)
     r->bom = BOMS_NONE;
-  else if (cfg->bom == BOM_ADD || (cfg->to->flags & CODEC_BOM_ALWAYS))
+  else if (r->cfg.bom == BOM_ADD || (r->cfg.to->flags & CODEC_BOM_ALWAYS))
     r->bom = BOMS_WANTED;
   else
     r->bom = BOMS_UNDECIDED;
-  return r;
 }
 
 static void
@@ -122,12 +132,13 @@ write_out (struct run *r)
   if (r->out_len == 0)
     return;
   r->out_total += r->out_len;
-  if (0 <= r->out_fd && r->write_errno == 0
-      && full_write (r->out_fd, r->out, r->out_len) != r->out_len)
+  if (r->write_errno == 0)
     {
-      if (!r->cfg.write_errors_return)
-        error (EXIT_FAILURE + 1, errno, "write error");
-      r->write_errno = errno;
+      if (r->write)
+        r->write_errno = r->write (r->write_arg, r->out, r->out_len);
+      else if (0 <= r->out_fd
+               && full_write (r->out_fd, r->out, r->out_len) != r->out_len)
+        r->write_errno = errno;
     }
   r->out_len = 0;
 }
@@ -140,11 +151,17 @@ make_room (struct run *r)
     write_out (r);
 }
 
+/* Count the data error E of the file F, handled by the policy unless
+   E->stopped, and hand it to the run's hook.  */
 static void
-record_error (struct file *f, struct located_error const *e)
+record_error (struct run *r, struct file *f, struct data_error const *e)
 {
-  if (f->errors++ == 0)
-    f->first = *e;
+  if (e->stopped)
+    f->stats.stopped = true;
+  else if (f->stats.handled++ == 0)
+    f->stats.first = *e;
+  if (r->cfg.on_error)
+    r->cfg.on_error (r->cfg.error_arg, f->name, e);
 }
 
 static bool emit (struct run *, struct file *, ucs4_t const *, size_t,
@@ -156,11 +173,11 @@ static bool emit (struct run *, struct file *, ucs4_t const *, size_t,
 static bool
 encode_substitute (struct run *r, struct file *f,
                    struct substitution const *sub,
-                   struct located_error const *e)
+                   struct data_error const *e)
 {
   struct origin so;
   if (r->cfg.policy.policy == POLICY_IGNORE)
-    f->dropped = true;
+    f->stats.dropped = true;
   if (sub->raw_byte >= 0)
     {
       make_room (r);
@@ -180,7 +197,7 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
               struct origin const *o)
 {
   struct substitution sub;
-  struct located_error e;
+  struct data_error e;
   struct encoder tmp;
   struct codec in_codec;
   struct codec const *ic = f->dec.codec;
@@ -240,17 +257,11 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
       e.err.len = 1;
     }
 
-  if (sub.stop)
-    {
-      if (!r->cfg.silent)
-        diag_data_error (f->name, &e, NULL, 0);
-      f->stats.encode_errors++;
-      f->stopped = true;
-      return false;
-    }
-  record_error (f, &e);
   f->stats.encode_errors++;
-  f->stats.handled++;
+  e.stopped = sub.stop;
+  record_error (r, f, &e);
+  if (sub.stop)
+    return false;
   return encode_substitute (r, f, &sub, &e);
 }
 
@@ -318,7 +329,7 @@ emit (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
           if (substitute)
             {
               if (r->cfg.policy.policy == POLICY_IGNORE)
-                f->dropped = true;
+                f->stats.dropped = true;
             }
           else
             {
@@ -348,7 +359,7 @@ static bool
 decode_error (struct run *r, struct file *f, uint64_t base)
 {
   struct substitution sub;
-  struct located_error e;
+  struct data_error e;
   struct origin o;
 
   memset (&e, 0, sizeof e);
@@ -359,17 +370,12 @@ decode_error (struct run *r, struct file *f, uint64_t base)
   e.encoding = f->dec.codec->name;
   policy_decode_error (&r->cfg.policy, &f->dec.error, &sub);
   f->stats.decode_errors[e.err.kind]++;
+  e.stopped = sub.stop;
+  record_error (r, f, &e);
   if (sub.stop)
-    {
-      if (!r->cfg.silent)
-        diag_data_error (f->name, &e, NULL, 0);
-      f->stopped = true;
-      return false;
-    }
-  f->stats.handled++;
-  record_error (f, &e);
+    return false;
   if (r->cfg.policy.policy == POLICY_IGNORE)
-    f->dropped = true;
+    f->stats.dropped = true;
   o.off = NULL;
   o.base = e.offset;
   o.lines = f->dec.newlines;
@@ -416,8 +422,8 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
           /* The fast path bypasses the decoder, which counts the
              characters otherwise.  */
           if (r->cfg.report)
-            f->stats.chars += report_count_chars (r->fast_from, in + pos,
-                                                  used);
+            f->stats.chars += codec_count_chars (r->fast_from, in + pos,
+                                                 used);
           pos += used;
           r->out_len += produced;
           f->dec.newlines += newlines;
@@ -479,9 +485,8 @@ keep_stats (struct run *r, struct file *f, uint64_t bytes_in,
   s->bytes_in = bytes_in;
   s->bytes_out = r->out_total + r->out_len - out_start;
   /* --check writes nothing.  */
-  if (r->out_fd < 0)
+  if (r->out_fd < 0 && !r->write)
     s->bytes_out = s->bom_written = 0;
-  s->stopped = f->stopped;
   if (f->dec.detect.how != DETECT_UNDECIDED)
     {
       s->detected = f->dec.codec;
@@ -531,7 +536,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
         ra = readahead_start (fd, r->cfg.block_size, in, n);
       if (n == SAFE_READ_ERROR)
         {
-          error (0, errno, "%s", name);
+          f.stats.sys_errno = errno;
           flush_encoder (r);
           write_out (r);
           encoder_release (&r->enc);
@@ -567,15 +572,12 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
 
   if (r->write_errno)
     {
-      error (0, r->write_errno, "%s: write error", name);
+      r->last_stats.sys_errno = r->write_errno;
       return FILE_WRITE_ERROR;
     }
-  if (f.stopped)
+  if (f.stats.stopped)
     return FILE_STOPPED;
-  if (f.errors > 0 && !r->cfg.quiet)
-    diag_data_error (name, &f.first, policy_verb (r->cfg.policy.policy),
-                     f.errors);
-  return f.dropped ? FILE_DROPPED : FILE_OK;
+  return f.stats.dropped ? FILE_DROPPED : FILE_OK;
 }
 
 void
@@ -590,38 +592,46 @@ pipeline_finish (struct run *r)
   free (r);
 }
 
-void
-decoder_init (struct decoder *d, struct codec const *c)
-{
-  memset (d, 0, sizeof *d);
-  d->codec = c;
-  d->endian = c->flags & CODEC_BOM_ALWAYS ? ENDIAN_UNKNOWN : c->endian;
-  if (c->flags & CODEC_STATEFUL)
-    ((struct stateful_codec const *) c)->decoder_open (d);
-}
+/* The C0 controls that text holds: BS, TAB, LF, VT, FF, CR, SUB (the
+   end of a DOS text file) and ESC (terminal colours).  */
+#define TEXT_CONTROLS                                                   \
+  ((1u << 0x08) | (1u << 0x09) | (1u << 0x0A) | (1u << 0x0B)           \
+   | (1u << 0x0C) | (1u << 0x0D) | (1u << 0x1A) | (1u << 0x1B))
 
-void
-encoder_init (struct encoder *e, struct codec const *c)
+int64_t
+pipeline_find_binary (struct codec const *from, uint8_t const *buf,
+                      size_t n, bool complete)
 {
-  e->codec = c;
-  e->pending = 0;
-  e->impl = NULL;
-  if (c->flags & CODEC_STATEFUL)
-    ((struct stateful_codec const *) c)->encoder_open (e);
-}
+  enum { CAP = 1024 };
+  ucs4_t cp[CAP];
+  int64_t off[CAP];
+  struct pivot p;
+  struct decoder d;
+  size_t pos = 0;
+  int64_t found = -1;
 
-void
-decoder_release (struct decoder *d)
-{
-  if (d->codec && (d->codec->flags & CODEC_STATEFUL) && d->impl)
-    ((struct stateful_codec const *) d->codec)->decoder_close (d);
-  d->impl = NULL;
-}
-
-void
-encoder_release (struct encoder *e)
-{
-  if (e->codec && (e->codec->flags & CODEC_STATEFUL) && e->impl)
-    ((struct stateful_codec const *) e->codec)->encoder_close (e);
-  e->impl = NULL;
+  p.cp = cp;
+  p.off = off;
+  p.cap = CAP;
+  decoder_init (&d, from);
+  /* Only the characters count: nothing here is an error.  */
+  d.lone_surrogates_ok = true;
+  while (found < 0)
+    {
+      size_t len = n - pos, i;
+      enum decode_status st;
+      p.len = 0;
+      st = from->decode (&d, buf + pos, &len, complete, &p);
+      for (i = 0; i < p.len; i++)
+        if (cp[i] < 0x20 && !(TEXT_CONTROLS >> cp[i] & 1))
+          {
+            found = (int64_t) pos + off[i];
+            break;
+          }
+      pos += len;
+      if (st == DECODE_INPUT_EMPTY && pos == n)
+        break;
+    }
+  decoder_release (&d);
+  return found;
 }

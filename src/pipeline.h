@@ -1,6 +1,12 @@
 /* The conversion pipeline: read fixed buffers, decode, apply the policy,
-   encode, write.  One `struct run' spans all inputs (one output stream);
-   each input file is converted by pipeline_convert_fd.  */
+   encode, write.  One `struct run' spans the inputs of one output
+   document (one output stream; with -i and --check, one file each, the
+   run restarted between them); each input file is converted by
+   pipeline_convert_fd.
+
+   The pipeline prints nothing about the data: it hands every data error
+   to the run's on_error hook and keeps each file's statistics, and its
+   caller decides what to say.  */
 
 #ifndef UTF8CONV_PIPELINE_H
 #define UTF8CONV_PIPELINE_H
@@ -9,7 +15,6 @@
 
 #include "codec.h"
 #include "policy.h"
-#include "report.h"
 
 enum bom_mode
 {
@@ -25,9 +30,50 @@ enum file_result
   FILE_DROPPED,                 /* Converted, but `ignore' dropped input.  */
   FILE_STOPPED,                 /* A strict error stopped the conversion.  */
   FILE_READ_ERROR,              /* The file could not be read.  */
-  FILE_WRITE_ERROR              /* Writing failed (only with
-                                   write_errors_return).  */
+  FILE_WRITE_ERROR              /* Writing failed.  */
 };
+
+/* One located data error: a decoding error, or (with ERR_UNENCODABLE)
+   a character that the output cannot hold.  */
+struct data_error
+{
+  uint64_t offset;              /* Byte offset from the start of the file.  */
+  uint64_t line;                /* 1-based.  */
+  struct codec_error err;       /* Bytes, length and kind.  */
+  ucs4_t c;                     /* For encoding errors.  */
+  char const *encoding;         /* The input or output encoding's name.  */
+  bool stopped;                 /* A strict stop; otherwise the policy
+                                   handled it.  */
+};
+
+/* What the pipeline counts of one input file.  */
+struct file_stats
+{
+  uint64_t bytes_in;
+  uint64_t bytes_out;
+  uint64_t chars;               /* Characters decoded, not counting a
+                                   signature BOM or errors.  */
+  uint64_t decode_errors[ERR_KIND_COUNT];       /* By kind.  */
+  uint64_t encode_errors;
+  uint64_t handled;             /* Errors the policy replaced, escaped or
+                                   dropped.  */
+  struct data_error first;      /* The first of them, when HANDLED > 0.  */
+  bool stopped;                 /* A strict error ended the file.  */
+  bool dropped;                 /* `ignore' dropped input.  */
+  int sys_errno;                /* Of a read or write error.  */
+  unsigned int bom_seen;        /* A signature at the start of the file.  */
+  unsigned int bom_written;     /* The output's BOM, written with it.  */
+  /* -f auto only: the detected codec (NULL otherwise) and how.  */
+  struct codec const *detected;
+  enum detect_how how;
+  uint64_t fallback_seqs;
+  uint64_t fallback_bytes;
+};
+
+/* Where the output goes instead of a file descriptor: a function that
+   takes each piece of output in order, and returns 0 or an errno
+   value.  */
+typedef int pipeline_write_fn (void *arg, uint8_t const *buf, size_t n);
 
 struct run_config
 {
@@ -36,14 +82,6 @@ struct run_config
   struct policy_config policy;
   enum bom_mode bom;
   size_t block_size;
-  bool quiet;
-  /* No diagnostic for data errors at all, not even a strict stop
-     (--check -q: only the exit status speaks).  */
-  bool silent;
-  /* A write error is reported, ends the file and makes its result
-     FILE_WRITE_ERROR, instead of ending the program (-i: the other
-     files go on).  */
-  bool write_errors_return;
   /* Lone surrogates in UTF-16/UTF-32 input are errors even for a WTF-8
      or MUTF-8 output (--check: each input must be well-formed in its own
      encoding).  */
@@ -55,6 +93,10 @@ struct run_config
      of input bytes it held, and ARG; NULL for none.  */
   void (*progress) (void *arg, uint64_t bytes);
   void *progress_arg;
+  /* Called with every data error of the file FILE, as it happens; NULL
+     for none.  */
+  void (*on_error) (void *arg, char const *file, struct data_error const *);
+  void *error_arg;
 };
 
 struct run;
@@ -63,9 +105,16 @@ struct run;
    (--check).  */
 struct run *pipeline_start (struct run_config const *, int out_fd);
 
-/* Convert the input FD, called NAME in diagnostics, appending to the
-   output.  A write error is reported and ends the program with status 2,
-   unless the run's configuration says write_errors_return.  */
+/* Start a new output document on the run R, written to OUT_FD, or (when
+   WRITE is not NULL) given to WRITE with ARG: as a new run would, but
+   without allocating its buffers again.  */
+void pipeline_restart (struct run *r, int out_fd, pipeline_write_fn *write,
+                       void *arg);
+
+/* Convert the input FD, called NAME in the data errors, appending to the
+   output.  A read or a write error ends the file; its errno value is in
+   the file's statistics, and after a write error the run discards its
+   output.  Data errors go to the on_error hook.  */
 enum file_result pipeline_convert_fd (struct run *, int fd, char const *name);
 
 /* The statistics of the file that pipeline_convert_fd converted last
@@ -75,5 +124,13 @@ void pipeline_file_stats (struct run const *, struct file_stats *);
 
 /* Write out everything still held and free the run.  */
 void pipeline_finish (struct run *);
+
+/* The offset of the first U+0000, or C0 control character other than
+   BS, TAB, LF, VT, FF, CR, SUB and ESC, among the characters that
+   BUF[0..N) decodes to in the codec FROM (after -f auto's detection);
+   -1 when there is none.  COMPLETE says that BUF is the whole input.
+   Ill-formed input is skipped, not an error.  */
+int64_t pipeline_find_binary (struct codec const *from, uint8_t const *buf,
+                              size_t n, bool complete);
 
 #endif

@@ -10,13 +10,9 @@
 #include <strings.h>
 
 #include "detect.h"
+#include "codecs/codecs.h"
 #include "codecs/iconv_bridge.h"
 
-extern struct codec const codec_utf8;
-extern struct codec const codec_cesu8, codec_mutf8, codec_wtf8;
-extern struct codec const codec_utf16, codec_utf16le, codec_utf16be;
-extern struct codec const codec_utf32, codec_utf32le, codec_utf32be;
-extern struct codec const codec_latin1, codec_ascii, codec_cp1252;
 
 static struct codec const *const codecs[] = {
   &codec_utf8,

@@ -23,6 +23,7 @@
 
 #include <config.h>
 
+#include "codecs.h"
 #include "step.h"
 
 /* A character above U+02FF and its byte.  */

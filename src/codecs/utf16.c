@@ -15,6 +15,7 @@
 
 #include <config.h>
 
+#include "codecs.h"
 #include "step.h"
 
 static inline unsigned int

@@ -10,6 +10,7 @@
 
 #include <config.h>
 
+#include "codecs.h"
 #include "step.h"
 
 static inline ucs4_t

@@ -80,6 +80,7 @@
 
 #include <config.h>
 
+#include "codecs.h"
 #include "step.h"
 
 /* What sets a variant apart from UTF-8.  */

@@ -186,13 +186,18 @@ utf16le_bom() {
   no_temp_files
 }
 
-@test "--in-place=.orig replaces an existing backup" {
+@test "an existing backup is never replaced: that file unchanged, exit 2, the others converted" {
   printf 'new' >f
   printf 'stale backup' >f.orig
-  run "$UTF8CONV" -t UTF-16BE --in-place=.orig f
-  assert_equal "$status" 0
-  assert_hex f '00 6e 00 65 00 77'
-  assert_hex f.orig '6e 65 77'
+  printf 'other' >g
+  run --separate-stderr "$UTF8CONV" -t UTF-16BE --in-place=.orig f g
+  assert_equal "$status" 2
+  assert_equal "$stderr" "utf8conv: f: the backup 'f.orig' exists; file left unchanged"
+  assert_hex f '6e 65 77'
+  assert_hex f.orig '73 74 61 6c 65 20 62 61 63 6b 75 70'
+  assert_hex g '00 6f 00 74 00 68 00 65 00 72'
+  assert_hex g.orig '6f 74 68 65 72'
+  no_temp_files
 }
 
 @test "a file system that refuses hard links: the backup is made by renaming" {
@@ -205,16 +210,19 @@ int linkat (int d1, const char *a, int d2, const char *b, int f)
 EOF
   cc -shared -fPIC -o nolink.so nolink.c || skip "cannot build a shared object"
   printf 'x\n' >f
-  printf 'stale' >f.bak
+  printf 'y\n' >g
+  printf 'stale' >g.bak
   # Under AddressSanitizer the shim comes before ASan's runtime in the
   # list of libraries, which ASan refuses unless told not to check.
   run --separate-stderr env LD_PRELOAD="$PWD/nolink.so" \
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-    "$UTF8CONV" -t UTF-16LE -i.bak f
-  assert_equal "$status" 0
-  assert_equal "$stderr" ""
+    "$UTF8CONV" -t UTF-16LE -i.bak f g
+  assert_equal "$status" 2
+  assert_equal "$stderr" "utf8conv: g: the backup 'g.bak' exists; file left unchanged"
   assert_hex f '78 00 0a 00'
   assert_hex f.bak '78 0a'
+  assert_hex g '79 0a'
+  assert_hex g.bak '73 74 61 6c 65'
   no_temp_files
 }
 

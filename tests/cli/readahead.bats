@@ -110,6 +110,6 @@ needs_two_processors() {
   cp text copy
   run -0 --separate-stderr "$UTF8CONV" -t UTF-16LE --report -i copy
   cmp copy want
-  [[ $stderr == *"copy: in $(stat -c %s text) B, out $(stat -c %s want) B,"* ]] ||
+  [[ $stderr == *"copy: converted, in $(stat -c %s text) B, out $(stat -c %s want) B,"* ]] ||
     fail "report: $stderr"
 }

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "codec.h"
+#include "cli/diag.h"
 #include "pipeline.h"
 #include "policy.h"
 #include "progname.h"
@@ -341,6 +342,7 @@ run_pipeline (struct codec const *from, struct codec const *to,
   cfg.policy.policy = pol;
   cfg.bom = bom;
   cfg.block_size = block_size;
+  cfg.on_error = diag_stop;
 
   if (chunks)
     {
@@ -373,6 +375,11 @@ run_pipeline (struct codec const *from, struct codec const *to,
   CHECK (stderr, "open_memstream failed");
   run = pipeline_start (&cfg, out_fd);
   o->result = pipeline_convert_fd (run, fd, "in");
+  {
+    struct file_stats st;
+    pipeline_file_stats (run, &st);
+    diag_handled ("in", &st, pol);
+  }
   pipeline_finish (run);
   fclose (stderr);
   stderr = saved;

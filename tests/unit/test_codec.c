@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "codec.h"
+#include "cli/diag.h"
 #include "pipeline.h"
 #include "policy.h"
 #include "progname.h"
@@ -1601,7 +1602,7 @@ convert (struct conv const *cv, size_t bs, uint8_t const *const *in,
   cfg.policy.policy = cv->policy;
   cfg.bom = cv->bom;
   cfg.block_size = bs;
-  cfg.quiet = false;
+  cfg.on_error = diag_stop;
   /* As the program does: unmarked output without a BOM is big-endian.  */
   if (cfg.bom == BOM_STRIP && cfg.to->unmarked)
     cfg.to = cfg.to->unmarked;
@@ -1622,6 +1623,11 @@ convert (struct conv const *cv, size_t bs, uint8_t const *const *in,
       else
         snprintf (name, sizeof name, "in");
       r->res[k] = pipeline_convert_fd (run, in_fd, name);
+      {
+        struct file_stats st;
+        pipeline_file_stats (run, &st);
+        diag_handled (name, &st, cfg.policy.policy);
+      }
       close (in_fd);
       if (r->res[k] == FILE_STOPPED)
         break;

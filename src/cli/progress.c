@@ -18,14 +18,18 @@
 #include "progress.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "progname.h"
 #include "xalloc.h"
+
+#include "fatal.h"
 
 enum
 {
@@ -41,6 +45,35 @@ struct progress
   int64_t last_ns;              /* Of the last redraw; -1 before.  */
   size_t width;                 /* Of the line on the screen.  */
 };
+
+/* The display that diagnostics clear first.  */
+static struct progress *active;
+
+/* What clears the line from a signal handler, which may not call stdio:
+   a carriage return, as many blanks as the line is wide, and another
+   carriage return; CLEAR_LEN is 0 when nothing is on the screen.  */
+enum { LINE_MAX_WIDTH = 160 };
+static char clear_buf[LINE_MAX_WIDTH + 2];
+static volatile sig_atomic_t clear_len;
+
+static void
+clear_on_signal (void)
+{
+  if (clear_len > 0)
+    {
+      ssize_t w = write (STDERR_FILENO, clear_buf, (size_t) clear_len);
+      (void) w;
+    }
+}
+
+/* Whether the file descriptors A and B are the same terminal.  */
+static bool
+same_terminal (int a, int b)
+{
+  struct stat sa, sb;
+  return (isatty (a) && isatty (b) && fstat (a, &sa) == 0
+          && fstat (b, &sb) == 0 && sa.st_rdev == sb.st_rdev);
+}
 
 static int64_t
 now_ns (void)
@@ -68,22 +101,27 @@ human (char *buf, size_t size, double n)
 }
 
 struct progress *
-progress_start (int64_t total)
+progress_start (int64_t total, bool text_to_stdout)
 {
   struct progress *p;
-  if (!isatty (STDERR_FILENO))
+  if (!isatty (STDERR_FILENO)
+      || (text_to_stdout && same_terminal (STDOUT_FILENO, STDERR_FILENO)))
     return NULL;
   p = xzalloc (sizeof *p);
   p->total = total;
   p->start_ns = now_ns ();
   p->last_ns = -1;
+  clear_buf[0] = '\r';
+  memset (clear_buf + 1, ' ', LINE_MAX_WIDTH);
+  active = p;
+  fatal_on_signal (clear_on_signal);
   return p;
 }
 
 static void
 draw (struct progress *p, int64_t now)
 {
-  char line[160], done[32], rate[32];
+  char line[LINE_MAX_WIDTH], done[32], rate[32];
   double secs = (double) (now - p->start_ns) / 1e9;
   double bps = secs > 0 ? (double) p->done / secs : 0;
   size_t len;
@@ -120,9 +158,12 @@ draw (struct progress *p, int64_t now)
      following it.  */
   fprintf (stderr, "\r%s%*s\r", line,
            (int) (p->width > len ? p->width - len : 0), "");
+  clear_buf[p->width + 1] = ' ';
   if (p->width < len)
     p->width = len;
   fflush (stderr);
+  clear_buf[p->width + 1] = '\r';
+  clear_len = (sig_atomic_t) p->width + 2;
   p->last_ns = now;
 }
 
@@ -143,6 +184,8 @@ progress_clear (struct progress *p)
 {
   if (!p || p->width == 0)
     return;
+  clear_len = 0;
+  clear_buf[p->width + 1] = ' ';
   fprintf (stderr, "\r%*s\r", (int) p->width, "");
   fflush (stderr);
   p->width = 0;
@@ -153,5 +196,13 @@ void
 progress_finish (struct progress *p)
 {
   progress_clear (p);
+  if (active == p)
+    active = NULL;
   free (p);
+}
+
+void
+progress_clear_active (void)
+{
+  progress_clear (active);
 }

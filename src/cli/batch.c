@@ -1,0 +1,635 @@
+/* The three runners (see batch.h).
+
+   They share the steps around the pipeline: entries of a tree that are
+   not converted (links, special files, backups, temporary files) are
+   skipped and counted; a file that looks binary is skipped when the
+   mode tests for it (SPEC §12); data errors go to the diagnostics and to
+   the JSON report as they happen, and each file ends with a record of
+   its outcome.  Records are reported in input order: under -i a
+   converted file's outcome is known only when the queue of finished
+   files is committed (inplace.c), and the records after it wait for
+   that.  */
+
+#include <config.h>
+
+#include "batch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "xalloc.h"
+
+#include "diag.h"
+#include "inplace.h"
+#include "system.h"
+
+enum
+{
+  /* The binary test reads this much of a file.  */
+  BINARY_WINDOW = 32 << 10,
+  /* Commit the in-place queue when this many records wait for it.  */
+  RECORDS_MAX = 1024
+};
+
+/* A file's outcome, waiting to be reported in order.  */
+struct record
+{
+  char const *name;
+  struct file_outcome o;
+  struct file_stats stats;
+  char *why;                    /* o.why's own copy.  */
+  int status;                   /* What it adds to the exit status.  */
+  bool pending;                 /* Waits for the in-place queue.  */
+};
+
+/* The files converted in place so far, by device and inode, so that
+   none is converted twice.  */
+struct seen
+{
+  dev_t dev;
+  ino_t ino;
+  char const *name;             /* NULL: an empty slot.  */
+};
+
+struct batch
+{
+  struct batch_config const *cfg;
+  struct run *run;
+  int status;
+  uint8_t *window;              /* BINARY_WINDOW bytes.  */
+  struct record **records;      /* Not reported yet, in order.  */
+  size_t nrecords, records_cap;
+  struct seen *seen;
+  size_t nseen, seen_cap;       /* SEEN_CAP is a power of 2.  */
+  int out_fd;                   /* BATCH_STREAM's output.  */
+  struct inplace *out_replacement;      /* -o that is also an input.  */
+};
+
+/* --- Exit status and records ------------------------------------------- */
+
+static void
+add_status (struct batch *b, int s)
+{
+  if (b->status < s)
+    b->status = s;
+}
+
+/* Report the records that no longer wait, in order, up to the first
+   that does.  */
+static void
+flush_records (struct batch *b)
+{
+  size_t i, k;
+  for (i = 0; i < b->nrecords && !b->records[i]->pending; i++)
+    {
+      struct record *r = b->records[i];
+      add_status (b, r->status);
+      if (b->cfg->report)
+        report_file (b->cfg->report, r->name, &r->o);
+      free (r->why);
+      free (r);
+    }
+  for (k = 0; i + k < b->nrecords; k++)
+    b->records[k] = b->records[i + k];
+  b->nrecords = k;
+}
+
+/* Record the outcome of NAME: O (its why and stats are copied), adding
+   STATUS to the exit status.  PENDING records wait for the in-place
+   queue.  */
+static struct record *
+record (struct batch *b, char const *name, struct file_outcome const *o,
+        int status, bool pending)
+{
+  struct record *r = xzalloc (sizeof *r);
+  r->name = name;
+  r->o = *o;
+  if (o->stats)
+    {
+      r->stats = *o->stats;
+      r->o.stats = &r->stats;
+    }
+  if (o->why)
+    r->o.why = r->why = xstrdup (o->why);
+  r->status = status;
+  r->pending = pending;
+  if (b->nrecords == b->records_cap)
+    b->records = x2nrealloc (b->records, &b->records_cap,
+                             sizeof *b->records);
+  b->records[b->nrecords++] = r;
+  if (!pending)
+    flush_records (b);
+  return r;
+}
+
+/* An outcome without statistics.  */
+static void
+record_plain (struct batch *b, char const *name, enum outcome outcome,
+              char const *why, int status)
+{
+  struct file_outcome o = { outcome, why, NULL, false, -1 };
+  record (b, name, &o, status, false);
+}
+
+/* --- Data errors ------------------------------------------------------- */
+
+static void
+on_error (void *arg, char const *file, struct data_error const *e)
+{
+  struct batch *b = arg;
+  if (!b->cfg->silent)
+    diag_stop (NULL, file, e);
+  if (b->cfg->report)
+    report_error (b->cfg->report, file, e);
+}
+
+/* The warning at the end of a file whose errors the policy handled.  */
+static void
+warn_handled (struct batch const *b, char const *name,
+              struct file_stats const *s)
+{
+  if (!b->cfg->quiet)
+    diag_handled (name, s, b->cfg->run.policy.policy);
+}
+
+/* --- Skipping ---------------------------------------------------------- */
+
+/* Whether BASE is the name of one of utf8conv's temporary files:
+   `.NAME.utf8conv-XXXXXX' or `.utf8conv-XXXXXX'.  */
+static bool
+temporary_name (char const *base)
+{
+  static char const tag[] = ".utf8conv-";
+  size_t n = strlen (base), i;
+  if (base[0] != '.' || n < sizeof tag - 1 + 6
+      || memcmp (base + n - 6 - (sizeof tag - 1), tag, sizeof tag - 1) != 0)
+    return false;
+  for (i = n - 6; i < n; i++)
+    if (!((base[i] >= '0' && base[i] <= '9') || (base[i] >= 'a' && base[i] <= 'z')
+          || (base[i] >= 'A' && base[i] <= 'Z')))
+      return false;
+  return true;
+}
+
+/* Why the entry E is not converted at all, or NULL.  */
+static char const *
+skip_reason (struct batch const *b, struct walk_entry const *e)
+{
+  char const *base;
+  size_t n, sn;
+
+  switch (e->kind)
+    {
+    case WALK_LINK:
+      return "link";
+    case WALK_SPECIAL:
+      return "not regular";
+    case WALK_FILE:
+      break;
+    default:
+      return NULL;
+    }
+  base = strrchr (e->name, '/');
+  base = base ? base + 1 : e->name;
+  if (temporary_name (base))
+    return "temporary file";
+  n = strlen (e->name);
+  sn = b->cfg->suffix ? strlen (b->cfg->suffix) : 0;
+  if (b->cfg->mode == BATCH_IN_PLACE && sn > 0 && sn <= n
+      && strcmp (e->name + n - sn, b->cfg->suffix) == 0)
+    return "backup";
+  return NULL;
+}
+
+/* The offset of the first character of the regular file FD (SIZE
+   bytes) that makes it binary, or -1 (also when it cannot be read: the
+   conversion then says why).  */
+static int64_t
+find_binary (struct batch *b, int fd, off_t size)
+{
+  ssize_t n = pread (fd, b->window, BINARY_WINDOW, 0);
+  if (n <= 0)
+    return -1;
+  return pipeline_find_binary (b->cfg->run.from, b->window, (size_t) n,
+                               (off_t) n == size && n < BINARY_WINDOW);
+}
+
+/* Whether the file NAME, open as FD with the status ST, is skipped as
+   binary in this mode; if so, warn and record it.  */
+static bool
+skip_binary (struct batch *b, char const *name, int fd, struct stat const *st)
+{
+  int64_t off;
+  struct file_outcome o = { OUTCOME_SKIPPED, "binary", NULL, false, -1 };
+
+  if (b->cfg->binary || !S_ISREG (st->st_mode)
+      || (b->cfg->mode != BATCH_IN_PLACE && !b->cfg->recursive))
+    return false;
+  off = find_binary (b, fd, st->st_size);
+  if (off < 0)
+    return false;
+  if (!b->cfg->quiet)
+    error (0, 0, "%s: binary file (a control character at byte %jd), "
+           "skipped; --binary converts it", quotef (name), (intmax_t) off);
+  o.binary_offset = off;
+  record (b, name, &o, EXIT_SUCCESS, false);
+  return true;
+}
+
+/* --- One file, once (-i) ----------------------------------------------- */
+
+static size_t
+seen_slot (struct batch const *b, dev_t dev, ino_t ino)
+{
+  size_t h = ((size_t) ino * 0x9E3779B97F4A7C15u) ^ (size_t) dev;
+  size_t mask = b->seen_cap - 1, i = h & mask;
+  while (b->seen[i].name
+         && !(b->seen[i].dev == dev && b->seen[i].ino == ino))
+    i = (i + 1) & mask;
+  return i;
+}
+
+/* The name under which the file DEV, INO was met before, or NULL.  */
+static char const *
+seen_before (struct batch const *b, dev_t dev, ino_t ino)
+{
+  return b->seen_cap ? b->seen[seen_slot (b, dev, ino)].name : NULL;
+}
+
+static void
+remember (struct batch *b, dev_t dev, ino_t ino, char const *name)
+{
+  size_t i;
+  if (2 * (b->nseen + 1) > b->seen_cap)
+    {
+      struct seen *old = b->seen;
+      size_t oldcap = b->seen_cap;
+      b->seen_cap = oldcap ? 2 * oldcap : 64;
+      b->seen = xcalloc (b->seen_cap, sizeof *b->seen);
+      b->nseen = 0;
+      for (i = 0; i < oldcap; i++)
+        if (old[i].name)
+          remember (b, old[i].dev, old[i].ino, old[i].name);
+      free (old);
+    }
+  i = seen_slot (b, dev, ino);
+  if (!b->seen[i].name)
+    {
+      b->seen[i].dev = dev;
+      b->seen[i].ino = ino;
+      b->seen[i].name = name;
+      b->nseen++;
+    }
+}
+
+/* --- The modes --------------------------------------------------------- */
+
+/* The outcome of a file converted to a stream or checked, from the
+   pipeline's result R.  */
+static void
+record_converted (struct batch *b, char const *name, enum file_result r)
+{
+  struct file_stats s;
+  struct file_outcome o = { OUTCOME_CONVERTED, NULL, &s, true, -1 };
+  int status = EXIT_SUCCESS;
+  bool check = b->cfg->mode == BATCH_CHECK;
+
+  pipeline_file_stats (b->run, &s);
+  switch (r)
+    {
+    case FILE_OK:
+      o.outcome = check ? OUTCOME_VALID : OUTCOME_CONVERTED;
+      break;
+    case FILE_DROPPED:
+      o.outcome = check ? OUTCOME_VALID : OUTCOME_CONVERTED;
+      status = EXIT_DATA;
+      break;
+    case FILE_STOPPED:
+      o.outcome = check ? OUTCOME_INVALID : OUTCOME_STOPPED;
+      status = EXIT_DATA;
+      break;
+    case FILE_READ_ERROR:
+      error (0, s.sys_errno, "%s", quotef (name));
+      o.outcome = OUTCOME_FAILED;
+      o.why = "read error";
+      status = EXIT_TROUBLE;
+      break;
+    case FILE_WRITE_ERROR:
+      error (0, s.sys_errno, "write error");
+      o.outcome = OUTCOME_FAILED;
+      o.why = "write error";
+      status = EXIT_TROUBLE;
+      break;
+    }
+  o.written = !check;
+  warn_handled (b, name, &s);
+  record (b, name, &o, status, false);
+}
+
+/* Whether the input FD, with the status ST, is the standard output that
+   the text goes to, and would make it grow for ever (cat's test).  */
+static bool
+input_is_output (struct batch const *b, struct stat const *st)
+{
+  struct stat out;
+  int flags;
+  if (b->cfg->mode != BATCH_STREAM || b->out_fd != STDOUT_FILENO
+      || !S_ISREG (st->st_mode) || fstat (STDOUT_FILENO, &out) != 0
+      || out.st_dev != st->st_dev || out.st_ino != st->st_ino)
+    return false;
+  flags = fcntl (STDOUT_FILENO, F_GETFL);
+  return out.st_size > 0 || (flags >= 0 && (flags & O_APPEND));
+}
+
+/* Convert the entry NAME to the stream, or check it.  Returns false
+   when the run must stop.  */
+static bool
+stream_file (struct batch *b, char const *name)
+{
+  bool is_stdin = strcmp (name, "-") == 0;
+  int fd = is_stdin ? STDIN_FILENO : open (name, O_RDONLY | O_NOCTTY);
+  struct stat st;
+  enum file_result r;
+
+  if (fd < 0 || fstat (fd, &st) != 0)
+    {
+      int e = errno;
+      error (0, e, "%s", quotef (name));
+      record_plain (b, name, OUTCOME_FAILED, strerror (e), EXIT_TROUBLE);
+      if (0 <= fd && !is_stdin)
+        close (fd);
+      return true;
+    }
+  if (input_is_output (b, &st))
+    {
+      error (0, 0, "%s: input file is output file", quotef (name));
+      record_plain (b, name, OUTCOME_FAILED, "input file is output file",
+                    EXIT_TROUBLE);
+    }
+  else if (is_stdin || !skip_binary (b, name, fd, &st))
+    {
+      if (b->cfg->mode == BATCH_CHECK)
+        pipeline_restart (b->run, -1, NULL, NULL);
+      r = pipeline_convert_fd (b->run, fd, name);
+      if (!is_stdin && close (fd) != 0)
+        {
+          error (0, errno, "%s", quotef (name));
+          add_status (b, EXIT_TROUBLE);
+        }
+      record_converted (b, name, r);
+      return !(b->cfg->mode == BATCH_STREAM
+               && (r == FILE_STOPPED || r == FILE_WRITE_ERROR));
+    }
+  if (!is_stdin)
+    close (fd);
+  return true;
+}
+
+/* The in-place queue's callback: the outcome of a committed file.  */
+static void
+committed (void *data, char const *why)
+{
+  struct record *r = data;
+  if (why)
+    {
+      r->o.outcome = OUTCOME_FAILED;
+      r->o.why = r->why = xstrdup (why);
+      r->o.written = false;
+      r->status = EXIT_TROUBLE;
+    }
+  r->pending = false;
+}
+
+static void
+commit_queue (struct batch *b)
+{
+  inplace_commit_queue (committed);
+  flush_records (b);
+}
+
+/* Convert the entry NAME in place.  */
+static void
+in_place_file (struct batch *b, char const *name)
+{
+  char const *why = NULL, *earlier;
+  struct inplace *ip = inplace_open (name, b->cfg->suffix, b->cfg->quiet,
+                                     &why);
+  struct file_stats s;
+  struct file_outcome o = { OUTCOME_FAILED, NULL, &s, false, -1 };
+  struct record *rec;
+  enum file_result r;
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  int status;
+
+  if (!ip)
+    {
+      record_plain (b, name, OUTCOME_FAILED, why, EXIT_TROUBLE);
+      return;
+    }
+  inplace_file_id (ip, &dev, &ino, &size);
+  earlier = seen_before (b, dev, ino);
+  if (earlier)
+    {
+      if (!b->cfg->quiet)
+        error (0, 0, "%s: warning: the same file as %s, converted once; "
+               "skipped", quotef_n (0, name), quoteaf_n (1, earlier));
+      inplace_cancel (ip);
+      record_plain (b, name, OUTCOME_SKIPPED, "same file", EXIT_SUCCESS);
+      return;
+    }
+  remember (b, dev, ino, name);
+  {
+    struct stat st;
+    st.st_mode = S_IFREG;
+    st.st_size = size;
+    if (skip_binary (b, name, inplace_input_fd (ip), &st))
+      {
+        inplace_cancel (ip);
+        return;
+      }
+  }
+
+  pipeline_restart (b->run, -1, inplace_write, ip);
+  r = pipeline_convert_fd (b->run, inplace_input_fd (ip), name);
+  pipeline_file_stats (b->run, &s);
+  warn_handled (b, name, &s);
+  /* Under `ignore' the loss was asked for: the file is replaced, and the
+     status still says that something was dropped.  */
+  status = r == FILE_DROPPED ? EXIT_DATA : EXIT_SUCCESS;
+  if (r == FILE_OK || r == FILE_DROPPED)
+    {
+      dev_t ndev;
+      ino_t nino;
+      rec = record (b, name, &o, status, true);
+      switch (inplace_finish (ip, b->cfg->keep_times, rec, &ndev, &nino,
+                              &why))
+        {
+        case INPLACE_UNCHANGED:
+          rec->o.outcome = OUTCOME_UNCHANGED;
+          rec->pending = false;
+          flush_records (b);
+          break;
+        case INPLACE_QUEUED:
+          rec->o.outcome = OUTCOME_CONVERTED;
+          rec->o.written = true;
+          remember (b, ndev, nino, name);
+          if (inplace_queue_full () || b->nrecords >= RECORDS_MAX)
+            commit_queue (b);
+          break;
+        case INPLACE_FAILED:
+          rec->o.why = rec->why = xstrdup (why);
+          rec->status = EXIT_TROUBLE;
+          rec->pending = false;
+          flush_records (b);
+          break;
+        }
+      return;
+    }
+  switch (r)
+    {
+    case FILE_STOPPED:
+      o.why = "data error";
+      status = EXIT_DATA;
+      break;
+    case FILE_READ_ERROR:
+      error (0, s.sys_errno, "%s", quotef (name));
+      o.why = "read error";
+      status = EXIT_TROUBLE;
+      break;
+    default:
+      o.why = inplace_failure (ip);
+      if (!o.why)
+        o.why = "write error";
+      status = EXIT_TROUBLE;
+      break;
+    }
+  record (b, name, &o, status, false);
+  inplace_cancel (ip);
+}
+
+/* --- The output of BATCH_STREAM ---------------------------------------- */
+
+/* Whether the file called NAME ("-" for standard input) is the file
+   described by ST.  */
+static bool
+same_file (char const *name, struct stat const *st)
+{
+  struct stat s;
+  int r = strcmp (name, "-") == 0 ? fstat (STDIN_FILENO, &s)
+                                  : stat (name, &s);
+  return r == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino;
+}
+
+/* Open the -o file OUTPUT for the inputs E[0..N).  When it is a regular
+   file that is also an input, start replacing it instead.  */
+static void
+open_output (struct batch *b, char const *output,
+             struct walk_entry const *e, size_t n)
+{
+  struct stat st;
+  bool is_input = false;
+  size_t i;
+
+  if (stat (output, &st) == 0 && S_ISREG (st.st_mode))
+    for (i = 0; i < n; i++)
+      is_input |= same_file (e[i].name, &st);
+  if (!is_input)
+    {
+      b->out_fd = open (output, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+      if (b->out_fd < 0)
+        error (EXIT_TROUBLE, errno, "%s", quotef (output));
+      return;
+    }
+  b->out_replacement = inplace_create (output);
+  if (!b->out_replacement)
+    exit (EXIT_TROUBLE);
+  b->out_fd = inplace_output_fd (b->out_replacement);
+}
+
+/* The callback of the -o file's replacement.  */
+static void
+output_done (void *data, char const *why)
+{
+  if (why)
+    add_status (data, EXIT_TROUBLE);
+}
+
+/* Finish the -o file: put the replacement in place when COMMIT, discard
+   it otherwise.  */
+static void
+finish_output (struct batch *b, bool commit)
+{
+  char const *output = b->cfg->output;
+  if (!b->out_replacement)
+    {
+      if (close (b->out_fd) != 0)
+        {
+          error (0, errno, "%s", quotef (output));
+          add_status (b, EXIT_TROUBLE);
+        }
+    }
+  else if (!commit)
+    inplace_cancel (b->out_replacement);
+  else
+    {
+      dev_t dev;
+      ino_t ino;
+      char const *why;
+      if (inplace_finish (b->out_replacement, false, b, &dev, &ino, &why)
+          != INPLACE_QUEUED)
+        add_status (b, EXIT_TROUBLE);
+      else
+        inplace_commit_queue (output_done);
+    }
+}
+
+int
+batch_run (struct batch_config const *cfg, struct walk_entry const *e,
+           size_t n)
+{
+  struct batch b;
+  struct run_config rc = cfg->run;
+  size_t i;
+
+  memset (&b, 0, sizeof b);
+  b.cfg = cfg;
+  b.out_fd = STDOUT_FILENO;
+  b.window = xmalloc (BINARY_WINDOW);
+  rc.on_error = on_error;
+  rc.error_arg = &b;
+  if (cfg->mode == BATCH_STREAM && cfg->output)
+    open_output (&b, cfg->output, e, n);
+  b.run = pipeline_start (&rc, cfg->mode == BATCH_STREAM ? b.out_fd : -1);
+
+  for (i = 0; i < n; i++)
+    {
+      char const *why = skip_reason (&b, &e[i]);
+      if (why)
+        record_plain (&b, e[i].name, OUTCOME_SKIPPED, why, EXIT_SUCCESS);
+      else if (cfg->mode == BATCH_IN_PLACE)
+        in_place_file (&b, e[i].name);
+      else if (!stream_file (&b, e[i].name))
+        break;
+    }
+  commit_queue (&b);
+  /* Under -i the run's output went to a file's replacement, which is
+     gone.  */
+  if (cfg->mode != BATCH_STREAM)
+    pipeline_restart (b.run, -1, NULL, NULL);
+  pipeline_finish (b.run);
+  if (cfg->mode == BATCH_STREAM && cfg->output)
+    finish_output (&b, b.status == EXIT_SUCCESS
+                   || (b.status == EXIT_DATA
+                       && cfg->run.policy.policy == POLICY_IGNORE));
+  free (b.window);
+  free (b.records);
+  free (b.seen);
+  return b.status;
+}

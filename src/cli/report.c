@@ -1,0 +1,368 @@
+/* --report and --report-json (see report.h).  The wording of the text
+   report is an interface and does not depend on the locale.  Counts are
+   exact; bytes are counted in bytes ("B"), never rounded to KiB.  */
+
+#include <config.h>
+
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progname.h"
+#include "xalloc.h"
+
+#include "codecs/codecs.h"
+#include "detect.h"
+#include "json.h"
+#include "progress.h"
+#include "system.h"
+
+/* The detected encodings of the total line, in order of first use.  */
+enum { DETECTED_MAX = 8 };
+
+struct report
+{
+  enum policy policy;
+  bool text;
+  FILE *json;
+  uint64_t files;
+  uint64_t outcomes[OUTCOME_COUNT];
+  struct file_stats sum;        /* bytes_out and bom_written over the
+                                   files written only.  */
+  unsigned int bom_seen_written;        /* bom_seen of those files.  */
+  struct
+  {
+    struct codec const *codec;
+    uint64_t files;
+  } detected[DETECTED_MAX];
+  unsigned int ndetected;
+  bool any_detected;
+};
+
+static char const *const outcome_names[OUTCOME_COUNT] = {
+  "converted", "unchanged", "skipped", "failed", "stopped", "valid",
+  "invalid"
+};
+
+struct report *
+report_start (enum policy policy, bool text, FILE *json)
+{
+  struct report *r = xzalloc (sizeof *r);
+  r->policy = policy;
+  r->text = text;
+  r->json = json;
+  return r;
+}
+
+/* "1 char", "2 chars".  */
+static void
+count (FILE *out, uint64_t n, char const *what)
+{
+  fprintf (out, "%" PRIu64 " %s%s", n, what, n == 1 ? "" : "s");
+}
+
+/* "1 invalid byte", "2 invalid bytes"; "beyond U+10FFFF" has no
+   plural.  */
+static void
+count_kind (FILE *out, char const *sep, uint64_t n, enum err_kind k)
+{
+  char const *text = err_kind_text (k);
+  fputs (sep, out);
+  if (strncmp (text, "beyond ", 7) == 0)
+    fprintf (out, "%" PRIu64 " %s", n, text);
+  else
+    count (out, n, text);
+}
+
+static uint64_t
+error_total (struct file_stats const *s)
+{
+  uint64_t n = s->encode_errors;
+  int k;
+  for (k = 0; k < ERR_KIND_COUNT; k++)
+    n += s->decode_errors[k];
+  return n;
+}
+
+/* The counts of S, after "OUTCOME": WRITTEN says whether its output
+   was written (out bytes and BOMs written), BOM_SEEN_WRITTEN how many
+   of the BOMs seen belong to written files.  */
+static void
+print_counts (FILE *out, struct report const *r, struct file_stats const *s,
+              bool written, unsigned int bom_seen_written)
+{
+  uint64_t errors = error_total (s);
+
+  fprintf (out, ", in %" PRIu64 " B", s->bytes_in);
+  if (written)
+    fprintf (out, ", out %" PRIu64 " B", s->bytes_out);
+  fputs (", ", out);
+  count (out, s->chars, "char");
+  fputs (", ", out);
+  count (out, errors, "error");
+  if (errors > 0)
+    {
+      /* The kinds: "(decoding: 1 truncated sequence, 2 invalid bytes;
+         encoding: 1 unencodable character)".  */
+      char const *sep = " (decoding: ";
+      int k;
+      for (k = 0; k < ERR_KIND_COUNT; k++)
+        if (s->decode_errors[k] > 0)
+          {
+            count_kind (out, sep, s->decode_errors[k], (enum err_kind) k);
+            sep = ", ";
+          }
+      if (s->encode_errors > 0)
+        count_kind (out, (strcmp (sep, ", ") == 0 ? "; encoding: "
+                          : " (encoding: "),
+                    s->encode_errors, ERR_UNENCODABLE);
+      putc (')', out);
+      if (s->handled > 0)
+        fprintf (out, ", %" PRIu64 " %s", s->handled,
+                 policy_verb (r->policy));
+    }
+  fprintf (out, ", BOM seen %u", s->bom_seen);
+  if (written)
+    fprintf (out, " written %u removed %u", s->bom_written,
+             bom_seen_written > s->bom_written
+             ? bom_seen_written - s->bom_written : 0);
+}
+
+static void
+print_fallbacks (FILE *out, struct file_stats const *s)
+{
+  fputs (", ", out);
+  count (out, s->fallback_seqs, "CP1252 fallback");
+  fprintf (out, " (%" PRIu64 " B)", s->fallback_bytes);
+}
+
+static void
+text_file (struct report *r, char const *name, struct file_outcome const *o)
+{
+  FILE *out = stderr;
+  struct file_stats const *s = o->stats;
+
+  fflush (stdout);
+  progress_clear_active ();
+  fprintf (out, "%s: report: %s: %s", program_name, quotef (name),
+           outcome_names[o->outcome]);
+  if (o->why)
+    fprintf (out, " (%s)", o->why);
+  if (s)
+    {
+      print_counts (out, r, s, o->written, s->bom_seen);
+      if (s->detected)
+        {
+          fprintf (out, ", detected %s (%s)", s->detected->name,
+                   detect_how_text (s->how));
+          /* The fallback applies to UTF-8 only.  */
+          if (s->detected == &codec_utf8)
+            print_fallbacks (out, s);
+        }
+    }
+  putc ('\n', out);
+}
+
+static void
+json_counts (struct json *j, struct file_stats const *s, bool written)
+{
+  struct json kinds;
+  int k;
+
+  json_uint (j, "bytes_in", s->bytes_in);
+  if (written)
+    json_uint (j, "bytes_out", s->bytes_out);
+  else
+    json_null (j, "bytes_out");
+  json_uint (j, "chars", s->chars);
+  json_uint (j, "errors", error_total (s));
+  json_begin_member (j, "decoding_errors", &kinds);
+  for (k = 1; k < ERR_KIND_COUNT; k++)
+    if (s->decode_errors[k] > 0)
+      json_uint (&kinds, err_kind_text ((enum err_kind) k),
+                 s->decode_errors[k]);
+  json_end (&kinds);
+  json_uint (j, "encoding_errors", s->encode_errors);
+  json_uint (j, "handled", s->handled);
+  json_uint (j, "bom_seen", s->bom_seen);
+  if (written)
+    json_uint (j, "bom_written", s->bom_written);
+  else
+    json_null (j, "bom_written");
+}
+
+static void
+json_file (struct report *r, char const *name, struct file_outcome const *o)
+{
+  struct json j;
+  struct file_stats const *s = o->stats;
+
+  json_begin (&j, r->json);
+  json_string (&j, "type", "file");
+  json_string (&j, "file", name);
+  json_string (&j, "outcome", outcome_names[o->outcome]);
+  if (o->why)
+    json_string (&j, "reason", o->why);
+  else
+    json_null (&j, "reason");
+  if (o->binary_offset >= 0)
+    json_uint (&j, "binary_offset", (uint64_t) o->binary_offset);
+  if (s)
+    {
+      json_counts (&j, s, o->written);
+      if (s->detected)
+        {
+          json_string (&j, "detected", s->detected->name);
+          json_string (&j, "detected_by", detect_how_text (s->how));
+          json_uint (&j, "cp1252_fallbacks", s->fallback_seqs);
+          json_uint (&j, "cp1252_fallback_bytes", s->fallback_bytes);
+        }
+    }
+  json_end (&j);
+}
+
+/* Add S, a file whose output was WRITTEN, to the total.  */
+static void
+add (struct report *r, struct file_stats const *s, bool written)
+{
+  int k;
+  r->sum.bytes_in += s->bytes_in;
+  r->sum.chars += s->chars;
+  for (k = 0; k < ERR_KIND_COUNT; k++)
+    r->sum.decode_errors[k] += s->decode_errors[k];
+  r->sum.encode_errors += s->encode_errors;
+  r->sum.handled += s->handled;
+  r->sum.bom_seen += s->bom_seen;
+  if (written)
+    {
+      r->sum.bytes_out += s->bytes_out;
+      r->sum.bom_written += s->bom_written;
+      r->bom_seen_written += s->bom_seen;
+    }
+  r->sum.fallback_seqs += s->fallback_seqs;
+  r->sum.fallback_bytes += s->fallback_bytes;
+  if (s->detected)
+    {
+      unsigned int i;
+      r->any_detected = true;
+      for (i = 0; i < r->ndetected; i++)
+        if (r->detected[i].codec == s->detected)
+          break;
+      if (i == r->ndetected && i < DETECTED_MAX)
+        {
+          r->detected[i].codec = s->detected;
+          r->ndetected++;
+        }
+      if (i < r->ndetected)
+        r->detected[i].files++;
+    }
+}
+
+void
+report_file (struct report *r, char const *name,
+             struct file_outcome const *o)
+{
+  r->files++;
+  r->outcomes[o->outcome]++;
+  if (o->stats)
+    add (r, o->stats, o->written);
+  if (r->text)
+    text_file (r, name, o);
+  if (r->json)
+    json_file (r, name, o);
+}
+
+void
+report_error (struct report *r, char const *file, struct data_error const *e)
+{
+  struct json j;
+  char buf[16];
+
+  if (!r->json)
+    return;
+  json_begin (&j, r->json);
+  json_string (&j, "type", "error");
+  json_string (&j, "file", file);
+  json_uint (&j, "line", e->line);
+  json_uint (&j, "offset", e->offset);
+  json_string (&j, "encoding", e->encoding);
+  {
+    char hex[2 * MAX_ERROR_BYTES + 1];
+    unsigned int i;
+    for (i = 0; i < e->err.len; i++)
+      snprintf (hex + 2 * i, 3, "%02x", e->err.bytes[i]);
+    hex[2 * e->err.len] = '\0';
+    json_string (&j, "bytes", hex);
+  }
+  json_string (&j, "kind", err_kind_text (e->err.kind));
+  if (e->err.kind == ERR_UNENCODABLE)
+    {
+      snprintf (buf, sizeof buf, "U+%04" PRIX32, e->c);
+      json_string (&j, "char", buf);
+    }
+  json_string (&j, "action",
+               e->stopped ? "stopped" : policy_verb (r->policy));
+  json_end (&j);
+}
+
+static void
+text_total (struct report *r)
+{
+  FILE *out = stderr;
+  char const *sep = " (";
+  int k;
+
+  fflush (stdout);
+  progress_clear_active ();
+  fprintf (out, "%s: report: total: ", program_name);
+  count (out, r->files, "file");
+  for (k = 0; k < OUTCOME_COUNT; k++)
+    if (r->outcomes[k] > 0)
+      {
+        fprintf (out, "%s%" PRIu64 " %s", sep, r->outcomes[k],
+                 outcome_names[k]);
+        sep = ", ";
+      }
+  if (r->files > 0)
+    putc (')', out);
+  print_counts (out, r, &r->sum, true, r->bom_seen_written);
+  if (r->any_detected)
+    {
+      unsigned int i;
+      fputs (", detected", out);
+      for (i = 0; i < r->ndetected; i++)
+        fprintf (out, "%s %s %" PRIu64, i ? "," : "",
+                 r->detected[i].codec->name, r->detected[i].files);
+      print_fallbacks (out, &r->sum);
+    }
+  putc ('\n', out);
+}
+
+static void
+json_total (struct report *r)
+{
+  struct json j, o;
+  int k;
+
+  json_begin (&j, r->json);
+  json_string (&j, "type", "total");
+  json_uint (&j, "files", r->files);
+  json_begin_member (&j, "outcomes", &o);
+  for (k = 0; k < OUTCOME_COUNT; k++)
+    json_uint (&o, outcome_names[k], r->outcomes[k]);
+  json_end (&o);
+  json_counts (&j, &r->sum, true);
+  json_end (&j);
+}
+
+void
+report_total (struct report *r)
+{
+  if (r->text)
+    text_total (r);
+  if (r->json)
+    json_total (r);
+  free (r);
+}

@@ -1,0 +1,567 @@
+/* utf8conv -- convert text between character encodings, exactly.
+
+   This file parses the command line, lists the inputs (walk.c for -r),
+   starts the report and the progress display, and hands the inputs to
+   one of the three runners of batch.c: concatenated to one output,
+   checked one by one (--check), or each converted in place (-i).  */
+
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "closeout.h"
+#include "error.h"
+#include "exitfail.h"
+#include "progname.h"
+#include "quote.h"
+#include "version-etc.h"
+#include "xalloc.h"
+
+#include "codec.h"
+#include "pipeline.h"
+#include "policy.h"
+#include "registry.h"
+#include "simd/kernels.h"
+
+#include "batch.h"
+#include "diag.h"
+#include "progress.h"
+#include "report.h"
+#include "system.h"
+#include "walk.h"
+
+#define AUTHORS "The utf8conv authors"
+
+char const version_etc_copyright[] = "Copyright %s %d The utf8conv authors";
+
+enum
+{
+  BYTE_SUBST_OPTION = CHAR_MAX + 1,
+  UNICODE_SUBST_OPTION,
+  BOM_OPTION,
+  BLOCK_SIZE_OPTION,
+  CHECK_OPTION,
+  REPORT_OPTION,
+  REPORT_JSON_OPTION,
+  BINARY_OPTION,
+  PROGRESS_OPTION,
+  HELP_OPTION,
+  VERSION_OPTION
+};
+
+static struct option const long_options[] = {
+  {"from-code", required_argument, NULL, 'f'},
+  {"to-code", required_argument, NULL, 't'},
+  {"errors", required_argument, NULL, 'e'},
+  {"byte-subst", required_argument, NULL, BYTE_SUBST_OPTION},
+  {"unicode-subst", required_argument, NULL, UNICODE_SUBST_OPTION},
+  {"bom", required_argument, NULL, BOM_OPTION},
+  {"output", required_argument, NULL, 'o'},
+  {"block-size", required_argument, NULL, BLOCK_SIZE_OPTION},
+  {"in-place", optional_argument, NULL, 'i'},
+  {"check", no_argument, NULL, CHECK_OPTION},
+  {"report", no_argument, NULL, REPORT_OPTION},
+  {"report-json", required_argument, NULL, REPORT_JSON_OPTION},
+  {"keep-timestamps", no_argument, NULL, 'k'},
+  {"binary", no_argument, NULL, BINARY_OPTION},
+  {"progress", no_argument, NULL, PROGRESS_OPTION},
+  {"list", no_argument, NULL, 'l'},
+  {"recursive", no_argument, NULL, 'r'},
+  {"quiet", no_argument, NULL, 'q'},
+  {"help", no_argument, NULL, HELP_OPTION},
+  {"version", no_argument, NULL, VERSION_OPTION},
+  {NULL, 0, NULL, 0}
+};
+
+/* The largest --block-size accepted.  */
+enum { BLOCK_SIZE_MAX = 1 << 30 };
+
+static _Noreturn void
+usage (int status)
+{
+  if (status != EXIT_SUCCESS)
+    fprintf (stderr, "Try '%s --help' for more information.\n",
+             program_name);
+  else
+    {
+      printf ("Usage: %s [OPTION]... [FILE]...\n", program_name);
+      fputs ("\
+Convert text from one character encoding to another.\n\
+\n\
+With no FILE, or when FILE is -, read standard input.  Several files are\n\
+converted in turn and concatenated to the output.\n\
+\n\
+Encodings:\n\
+  -f, --from-code=ENC     the input encoding (default UTF-8); 'auto' looks\n\
+                            for a BOM or BOM-less UTF-16, else reads UTF-8\n\
+                            with invalid bytes as CP1252\n\
+  -t, --to-code=ENC       the output encoding (default UTF-8)\n\
+  -l, --list              list the known encodings and exit\n\
+\n\
+Errors:\n\
+  -e, --errors=POLICY     what to do with invalid input and characters the\n\
+                            output cannot hold: strict (default), replace,\n\
+                            escape, surrogateescape, ignore\n\
+  -c                      same as --errors=ignore\n\
+      --byte-subst=FMT    escape an invalid byte with FMT, a printf format\n\
+                            for one unsigned number (default '\\x%02x')\n\
+      --unicode-subst=FMT\n\
+                          escape an unencodable character with FMT\n\
+                            (default '\\x%02x', '\\u%04x' or '\\U%08x')\n\
+\n\
+Output:\n\
+  -o, --output=FILE       write to FILE instead of standard output; FILE may\n\
+                            also be an input\n\
+  -i, --in-place[=SUFFIX]\n\
+                          convert each FILE in place, keeping the original\n\
+                          as FILE+SUFFIX if SUFFIX is given (never over an\n\
+                          existing FILE+SUFFIX); a file whose bytes would\n\
+                          not change is left alone\n\
+  -k, --keep-timestamps   with -i, keep each file's access and\n\
+                            modification times\n\
+      --check             only check that each FILE is valid (and, with -t,\n\
+                            encodable); write no output\n\
+      --bom=MODE          byte order marks: auto (default), strip, add\n\
+      --block-size=N      read and convert N bytes at a time (default 131072)\n\
+  -r, --recursive         convert the regular files under each directory\n\
+                            FILE, in the order of their names; symbolic\n\
+                            links inside the tree are skipped\n\
+      --binary            with -i or -r, convert files that look binary\n\
+                            too (a NUL or another control character in\n\
+                            their first 32 KiB); they are skipped otherwise\n\
+  -q, --quiet             print no warnings\n\
+      --report            print a summary of each file and a total on\n\
+                            standard error: outcome, bytes, characters,\n\
+                            errors, BOMs, detected encoding\n\
+      --report-json=FILE  write the report and every data error to FILE\n\
+                            as JSON Lines (- is standard output, when the\n\
+                            text goes elsewhere)\n\
+      --progress          show progress on standard error when it is a\n\
+                            terminal\n\
+      --help              display this help and exit\n\
+      --version           output version information and exit\n\
+\n\
+Exit status is 0 if all input was converted, 1 if input was invalid or\n\
+dropped, 2 in case of trouble.\n", stdout);
+    }
+  exit (status);
+}
+
+/* Diagnose a bad use and exit.  */
+static _Noreturn void
+usage_error (char const *what, char const *arg)
+{
+  if (arg)
+    error (0, 0, "%s %s", what, quote (arg));
+  else
+    error (0, 0, "%s", what);
+  usage (EXIT_TROUBLE);
+}
+
+static _Noreturn void
+unknown_encoding (char const *name)
+{
+  error (0, 0, "unknown encoding %s", quote (name));
+  fprintf (stderr, "Try '%s --list' for the list of encodings.\n",
+           program_name);
+  exit (EXIT_TROUBLE);
+}
+
+/* Look up NAME as a target encoding, taking iconv's //IGNORE and
+   //TRANSLIT suffixes.  Sets *IGNORE when //IGNORE is present.  */
+static struct codec const *
+find_target (char const *name, bool *ignore)
+{
+  char *base = xstrdup (name);
+  char *suffix = strstr (base, "//");
+  struct codec const *c;
+  bool translit = false;
+
+  *ignore = false;
+  if (suffix)
+    {
+      char *s = suffix;
+      *suffix = '\0';
+      while (s)
+        {
+          char *next;
+          s += 2;
+          next = strstr (s, "//");
+          if (next)
+            *next = '\0';
+          if (strcasecmp (s, "IGNORE") == 0)
+            *ignore = true;
+          else if (strcasecmp (s, "TRANSLIT") == 0)
+            translit = true;
+          else if (*s)
+            unknown_encoding (name);
+          s = next;
+        }
+    }
+  c = translit ? registry_lookup_translit (base) : registry_lookup (base);
+  /* Name the part that is unknown: 'NOPE', not 'NOPE//TRANSLIT'.  */
+  if (!c)
+    unknown_encoding (translit && registry_lookup (base) ? name : base);
+  free (base);
+  /* -f auto detects an input encoding; it has no encoder.  */
+  if (!c->encode)
+    {
+      error (0, 0, "%s is only an input encoding (-f auto)", quote (name));
+      exit (EXIT_TROUBLE);
+    }
+  return c;
+}
+
+/* Make sure file descriptors 0, 1 and 2 are open, so that a file opened
+   later never takes their place.  A closed standard output becomes a
+   read-only descriptor, so that writing to it fails with a diagnostic.  */
+static void
+reserve_standard_fds (void)
+{
+  int fd;
+  for (fd = 0; fd <= 2; fd++)
+    if (fcntl (fd, F_GETFD) < 0 && errno == EBADF)
+      {
+        int nfd = open ("/dev/null", fd == 1 ? O_RDONLY : O_WRONLY);
+        if (nfd != fd)
+          {
+            if (0 <= nfd)
+              close (nfd);
+            /* Nothing can be reported without standard error.  */
+            if (fd == 2)
+              exit (EXIT_TROUBLE);
+          }
+      }
+}
+
+/* --report and --progress, when asked for (and, for --progress, when
+   standard error is a terminal).  */
+static struct report *report;
+static struct progress *progress;
+static FILE *report_json;
+static char const *report_json_name;
+
+/* The total size of ENTRIES[0..N) for --progress, or -1 when one of
+   them is not a regular file (a pipe, a terminal) or cannot be seen.  */
+static int64_t
+total_size (struct walk_entry const *e, size_t n)
+{
+  int64_t total = 0;
+  size_t i;
+  for (i = 0; i < n; i++)
+    {
+      struct stat st;
+      int r;
+      if (e[i].kind == WALK_LINK || e[i].kind == WALK_SPECIAL)
+        continue;
+      r = (strcmp (e[i].name, "-") == 0 ? fstat (STDIN_FILENO, &st)
+           : stat (e[i].name, &st));
+      if (r != 0 || !S_ISREG (st.st_mode))
+        return -1;
+      total += st.st_size;
+    }
+  return total;
+}
+
+static void
+end_report_and_progress (void)
+{
+  progress_finish (progress);
+  progress = NULL;
+  if (report)
+    report_total (report);
+  report = NULL;
+  if (report_json && report_json != stdout && fclose (report_json) != 0)
+    {
+      error (0, errno, "%s: write error", quotef (report_json_name));
+      _exit (EXIT_TROUBLE);
+    }
+  report_json = NULL;
+}
+
+/* Start --report, --report-json and --progress for ENTRIES[0..N), and
+   arrange for them to end at exit: the progress line is cleared, then
+   the totals are written.  */
+static void
+start_report_and_progress (struct batch_config *cfg, bool want_report,
+                           bool want_progress,
+                           struct walk_entry const *e, size_t n)
+{
+  if (report_json_name)
+    {
+      if (strcmp (report_json_name, "-") == 0)
+        report_json = stdout;
+      else
+        {
+          report_json = fopen (report_json_name, "w");
+          if (!report_json)
+            error (EXIT_TROUBLE, errno, "%s", quotef (report_json_name));
+        }
+    }
+  if (want_report || report_json)
+    {
+      report = report_start (cfg->run.policy.policy, want_report,
+                             report_json);
+      cfg->report = report;
+      cfg->run.report = true;
+    }
+  if (want_progress)
+    progress = progress_start (total_size (e, n),
+                               cfg->mode == BATCH_STREAM && !cfg->output);
+  if (progress)
+    {
+      cfg->run.progress = progress_update;
+      cfg->run.progress_arg = progress;
+    }
+  if (report || progress)
+    atexit (end_report_and_progress);
+}
+
+/* Parse --block-size's ARG.  */
+static size_t
+parse_block_size (char const *arg)
+{
+  char *end;
+  uintmax_t n;
+  errno = 0;
+  n = strtoumax (arg, &end, 10);
+  if (errno || end == arg || *end || arg[0] == '-' || n == 0
+      || BLOCK_SIZE_MAX < n)
+    usage_error ("invalid block size (1 to 1073741824)", arg);
+  return (size_t) n;
+}
+
+/* Parse --bom's ARG.  */
+static enum bom_mode
+parse_bom (char const *arg)
+{
+  if (strcmp (arg, "auto") == 0)
+    return BOM_AUTO;
+  if (strcmp (arg, "strip") == 0)
+    return BOM_STRIP;
+  if (strcmp (arg, "add") == 0)
+    return BOM_ADD;
+  usage_error ("invalid --bom mode", arg);
+}
+
+/* The options, checked against each other; FROM and TO are the
+   encodings' names, TO_GIVEN says whether -t was.  */
+static void
+settle_options (struct batch_config *cfg, char const *from, char const *to,
+                bool to_given, bool policy_given, bool subst_given,
+                int noperands)
+{
+  struct run_config *rc = &cfg->run;
+  bool to_ignore;
+
+  rc->from = registry_lookup (from);
+  if (!rc->from)
+    unknown_encoding (from);
+  rc->to = find_target (to, &to_ignore);
+  if (to_ignore && !policy_given)
+    {
+      rc->policy.policy = POLICY_IGNORE;
+      policy_given = true;
+    }
+  if (subst_given && !policy_given)
+    rc->policy.policy = POLICY_ESCAPE;
+  if (rc->bom == BOM_ADD && !(rc->to->flags & CODEC_UNICODE))
+    {
+      error (0, 0, "--bom=add needs a Unicode output encoding, not %s",
+             quote (rc->to->name));
+      exit (EXIT_TROUBLE);
+    }
+  if (rc->bom == BOM_STRIP && rc->to->unmarked)
+    rc->to = rc->to->unmarked;
+
+  if (cfg->mode == BATCH_IN_PLACE)
+    {
+      if (cfg->output)
+        usage_error ("cannot combine --in-place and --output", NULL);
+      if (noperands == 0)
+        usage_error ("--in-place needs a FILE", NULL);
+    }
+  else if (cfg->keep_times)
+    usage_error ("--keep-timestamps works with --in-place only", NULL);
+  if (report_json_name && strcmp (report_json_name, "-") == 0
+      && cfg->mode == BATCH_STREAM && !cfg->output)
+    usage_error ("--report-json=- needs the text to go elsewhere "
+                 "(-i, -o or --check)", NULL);
+  if (cfg->mode == BATCH_CHECK)
+    {
+      if (cfg->output)
+        usage_error ("cannot combine --check and --output", NULL);
+      /* Checking is strict whatever -e says.  Without -t only the input
+         is checked: UTF-32LE encodes everything a decoder produces, lone
+         surrogates included, and does not make UTF-16 lone surrogates
+         data as a WTF-8 target would.  */
+      rc->policy.policy = POLICY_STRICT;
+      if (!to_given)
+        rc->to = registry_find ("UTF-32LE");
+      cfg->silent = cfg->quiet;
+      rc->well_formed_input = true;
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  struct batch_config cfg;
+  char const *from = "UTF-8", *to = "UTF-8";
+  bool policy_given = false, subst_given = false, to_given = false;
+  bool check = false, in_place = false, want_report = false;
+  bool want_progress = false, walk_trouble = false;
+  int c, status, noperands;
+  size_t nentries;
+  struct walk_entry *entries;
+  static char *stdin_only[] = { (char *) "-" };
+
+  set_program_name (argv[0]);
+  /* Diagnostics are an interface that scripts match: always name the
+     program the same way, however it was invoked.  */
+  program_name = "utf8conv";
+#if defined __GLIBC__
+  /* glibc's error () prints this name.  */
+  program_invocation_name = (char *) "utf8conv";
+#endif
+  argv[0] = (char *) "utf8conv";
+  /* Every failure of gnulib's (a write error at exit, memory exhausted)
+     is trouble.  */
+  exit_failure = EXIT_TROUBLE;
+  atexit (close_stdout);
+  diag_init ();
+  /* A reader that goes away ends the program quietly, as with cat, even
+     when the parent ignored SIGPIPE.  */
+  signal (SIGPIPE, SIG_DFL);
+
+  memset (&cfg, 0, sizeof cfg);
+  cfg.run.policy.policy = POLICY_STRICT;
+  cfg.run.bom = BOM_AUTO;
+  cfg.run.block_size = 131072;
+
+  while ((c = getopt_long (argc, argv, "f:t:e:co:i::lqrk", long_options,
+                           NULL)) != -1)
+    switch (c)
+      {
+      case 'f':
+        from = optarg;
+        break;
+      case 't':
+        to = optarg;
+        to_given = true;
+        break;
+      case 'e':
+        if (!policy_parse (optarg, &cfg.run.policy.policy))
+          usage_error ("invalid error policy", optarg);
+        policy_given = true;
+        break;
+      case 'c':
+        cfg.run.policy.policy = POLICY_IGNORE;
+        policy_given = true;
+        break;
+      case BYTE_SUBST_OPTION:
+      case UNICODE_SUBST_OPTION:
+        if (!policy_format_ok (optarg))
+          usage_error (c == BYTE_SUBST_OPTION
+                       ? "invalid --byte-subst format"
+                       : "invalid --unicode-subst format", optarg);
+        if (c == BYTE_SUBST_OPTION)
+          cfg.run.policy.byte_fmt = optarg;
+        else
+          cfg.run.policy.unicode_fmt = optarg;
+        subst_given = true;
+        break;
+      case BOM_OPTION:
+        cfg.run.bom = parse_bom (optarg);
+        break;
+      case 'o':
+        cfg.output = optarg;
+        break;
+      case 'i':
+        in_place = true;
+        cfg.suffix = optarg;
+        break;
+      case 'k':
+        cfg.keep_times = true;
+        break;
+      case BINARY_OPTION:
+        cfg.binary = true;
+        break;
+      case CHECK_OPTION:
+        check = true;
+        break;
+      case REPORT_OPTION:
+        want_report = true;
+        break;
+      case REPORT_JSON_OPTION:
+        report_json_name = optarg;
+        break;
+      case PROGRESS_OPTION:
+        want_progress = true;
+        break;
+      case BLOCK_SIZE_OPTION:
+        cfg.run.block_size = parse_block_size (optarg);
+        break;
+      case 'l':
+        registry_list (stdout);
+        exit (EXIT_SUCCESS);
+      case 'q':
+        cfg.quiet = true;
+        break;
+      case 'r':
+        cfg.recursive = true;
+        break;
+      case HELP_OPTION:
+        usage (EXIT_SUCCESS);
+      case VERSION_OPTION:
+        version_etc (stdout, "utf8conv", PACKAGE_NAME, PACKAGE_VERSION,
+                     AUTHORS, (char *) NULL);
+        exit (EXIT_SUCCESS);
+      default:
+        usage (EXIT_TROUBLE);
+      }
+
+  if (in_place && check)
+    usage_error ("cannot combine --in-place and --check", NULL);
+  cfg.mode = in_place ? BATCH_IN_PLACE : check ? BATCH_CHECK : BATCH_STREAM;
+  noperands = argc - optind;
+  settle_options (&cfg, from, to, to_given, policy_given, subst_given,
+                  noperands);
+  if (in_place)
+    for (c = optind; c < argc; c++)
+      if (strcmp (argv[c], "-") == 0)
+        usage_error ("--in-place cannot convert standard input", NULL);
+
+  /* No FILE is standard input; directories with no files in them are
+     nothing.  */
+  if (noperands == 0)
+    entries = walk_operands (stdin_only, nentries = 1);
+  else if (cfg.recursive)
+    entries = walk_expand (argv + optind, (size_t) noperands, &nentries,
+                           &walk_trouble);
+  else
+    entries = walk_operands (argv + optind, nentries = (size_t) noperands);
+
+  if (!kernels_select ())
+    {
+      error (0, 0, "UTF8CONV_IMPL=%s is not available on this machine",
+             getenv ("UTF8CONV_IMPL"));
+      exit (EXIT_TROUBLE);
+    }
+
+  reserve_standard_fds ();
+  start_report_and_progress (&cfg, want_report, want_progress, entries,
+                             nentries);
+  status = batch_run (&cfg, entries, nentries);
+  return walk_trouble ? EXIT_TROUBLE : status;
+}
