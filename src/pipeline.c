@@ -600,7 +600,7 @@ pipeline_finish (struct run *r)
 
 int64_t
 pipeline_find_binary (struct codec const *from, uint8_t const *buf,
-                      size_t n, bool complete)
+                      size_t n, bool complete, ucs4_t *c)
 {
   enum { CAP = 1024 };
   ucs4_t cp[CAP];
@@ -626,6 +626,7 @@ pipeline_find_binary (struct codec const *from, uint8_t const *buf,
         if (cp[i] < 0x20 && !(TEXT_CONTROLS >> cp[i] & 1))
           {
             found = (int64_t) pos + off[i];
+            *c = cp[i];
             break;
           }
       pos += len;

@@ -210,13 +210,13 @@ skip_reason (struct batch const *b, struct walk_entry const *e)
    bytes) that makes it binary, or -1 (also when it cannot be read: the
    conversion then says why).  */
 static int64_t
-find_binary (struct batch *b, int fd, off_t size)
+find_binary (struct batch *b, int fd, off_t size, ucs4_t *c)
 {
   ssize_t n = pread (fd, b->window, BINARY_WINDOW, 0);
   if (n <= 0)
     return -1;
   return pipeline_find_binary (b->cfg->run.from, b->window, (size_t) n,
-                               (off_t) n == size && n < BINARY_WINDOW);
+                               (off_t) n == size && n < BINARY_WINDOW, c);
 }
 
 /* Whether the file NAME, open as FD with the status ST, is skipped as
@@ -225,17 +225,19 @@ static bool
 skip_binary (struct batch *b, char const *name, int fd, struct stat const *st)
 {
   int64_t off;
+  ucs4_t c;
   struct file_outcome o = { OUTCOME_SKIPPED, "binary", NULL, false, -1 };
 
   if (b->cfg->binary || !S_ISREG (st->st_mode)
       || (b->cfg->mode != BATCH_IN_PLACE && !b->cfg->recursive))
     return false;
-  off = find_binary (b, fd, st->st_size);
+  off = find_binary (b, fd, st->st_size, &c);
   if (off < 0)
     return false;
   if (!b->cfg->quiet)
-    error (0, 0, "%s: binary file (a control character at byte %jd), "
-           "skipped; --binary converts it", quotef (name), (intmax_t) off);
+    error (0, 0, "%s: binary file (U+%04X at byte %jd), skipped; "
+           "--binary converts it", quotef (name), (unsigned int) c,
+           (intmax_t) off);
   o.binary_offset = off;
   record (b, name, &o, EXIT_SUCCESS, false);
   return true;

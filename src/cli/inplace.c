@@ -335,16 +335,15 @@ inplace_open (char const *name, char const *suffix, bool quiet,
     {
       ip->backup = xmalloc (strlen (ip->target) + strlen (suffix) + 1);
       strcpy (stpcpy (ip->backup, ip->target), suffix);
-      if (lstat (ip->backup, &lst) == 0)
-        {
-          error (0, 0, "%s: the backup %s exists; file left unchanged",
-                 quotef_n (0, name), quoteaf_n (1, ip->backup));
-          *why = "backup exists";
-          goto fail;
-        }
     }
 
-  ip->in_fd = open (ip->target, O_RDONLY | O_NOCTTY);
+  /* Reading the file does not change its access time where that is
+     allowed (its owner, root): a file left unchanged keeps its times.  */
+#ifdef O_NOATIME
+  ip->in_fd = open (ip->target, O_RDONLY | O_NOCTTY | O_NOATIME);
+  if (ip->in_fd < 0 && errno == EPERM)
+#endif
+    ip->in_fd = open (ip->target, O_RDONLY | O_NOCTTY);
   if (ip->in_fd < 0 || fstat (ip->in_fd, &ip->st) != 0)
     goto fail_errno;
   /* The file read must be the file replaced.  */
@@ -424,6 +423,16 @@ inplace_failure (struct inplace const *ip)
   return ip->failure;
 }
 
+/* Say that IP's backup exists, and that IP is left unchanged.  */
+static char const *
+backup_exists (struct inplace *ip)
+{
+  error (0, 0, "%s: the backup %s exists; file left unchanged",
+         quotef_n (0, ip->name), quoteaf_n (1, ip->backup));
+  ip->failure = "backup exists";
+  return ip->failure;
+}
+
 /* Write BUF[0..N) to the temporary file.  */
 static int
 put (struct inplace *ip, void const *buf, size_t n)
@@ -445,9 +454,15 @@ static int
 diverge (struct inplace *ip)
 {
   static char buf[COMPARE_CHUNK];
+  struct stat st;
   off_t pos = 0;
 
   ip->diverged = true;
+  if (ip->backup && lstat (ip->backup, &st) == 0)
+    {
+      backup_exists (ip);
+      return EEXIST;
+    }
   if (!make_temp (ip))
     return EIO;
   while (pos < ip->same)
@@ -643,11 +658,7 @@ commit_one (struct inplace *ip)
       if (link (ip->target, ip->backup) == 0)
         linked = true;
       else if (errno == EEXIST)
-        {
-          error (0, 0, "%s: the backup %s exists; file left unchanged",
-                 quotef_n (0, ip->name), quoteaf_n (1, ip->backup));
-          return "backup exists";
-        }
+        return backup_exists (ip);
       else if (!(errno == EPERM || errno == EMLINK || errno == ENOTSUP
                  || errno == EOPNOTSUPP || errno == ENOSYS
                  || errno == EXDEV))
@@ -666,11 +677,7 @@ commit_one (struct inplace *ip)
         {
           fatal_unblock (&old);
           if (e == EEXIST)
-            {
-              error (0, 0, "%s: the backup %s exists; file left unchanged",
-                     quotef_n (0, ip->name), quoteaf_n (1, ip->backup));
-              return "backup exists";
-            }
+            return backup_exists (ip);
           error (0, e, "cannot make the backup %s", quoteaf (ip->backup));
           return reason ("cannot make the backup", e);
         }

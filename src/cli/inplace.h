@@ -30,8 +30,8 @@ struct inplace;
 /* Open the file NAME to convert it in place, keeping the old contents
    as NAME+SUFFIX when SUFFIX is not NULL.  A symbolic link is followed:
    the file it points to is replaced and the link is kept.  Anything but
-   a regular file is refused, and so is a file whose backup exists
-   already.  Unless QUIET, warn when the file has other hard links,
+   a regular file is refused.  (A file that would change while its
+   backup exists already is refused by inplace_write.)  Unless QUIET, warn when the file has other hard links,
    since they keep the old contents.  Returns NULL after a diagnostic
    when the file cannot be converted, and sets *WHY to the reason.  */
 struct inplace *inplace_open (char const *name, char const *suffix,

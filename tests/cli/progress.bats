@@ -75,3 +75,40 @@ utf8conv: report: total: 1 file (1 converted), in 2 B, out 2 B, 2 chars, 0 error
   [ "$draws" -ge 2 ] || fail "only $draws updates in $ms ms"
   [ "$draws" -le $((ms / 100 + 3)) ] || fail "$draws updates in $ms ms"
 }
+
+@test "8: progress: a diagnostic clears the bar's line first, so it is never printed over the bar" {
+  printf 'hello\n' >a
+  mkdir d
+  on_terminal "'$UTF8CONV' --progress -o out a d; true"
+  # The bar was drawn, then blanked, then the diagnostic: no bar text
+  # before it on its line.
+  grep -a -q 'utf8conv: 6 B' tty || fail "no bar: $(od -c tty | head)"
+  grep -a -q -E $'\r +\rutf8conv: d: Is a directory\r?$' tty ||
+    fail "not cleared first: $(od -c tty | head -20)"
+}
+
+@test "8: progress: no bar when the converted text goes to the same terminal" {
+  printf 'hello\n' >a
+  on_terminal "'$UTF8CONV' --progress a"
+  assert_equal "$(cat tty)" $'hello\r'
+  # To a file, the bar is drawn even though standard output is the
+  # terminal.
+  on_terminal "'$UTF8CONV' --progress -o out a"
+  grep -a -q 'utf8conv: ' tty || fail "no bar with -o: $(od -c tty | head)"
+  assert_equal "$(cat out)" hello
+}
+
+@test "8: progress: the line is cleared on SIGINT and SIGTERM" {
+  local sig
+  for sig in INT TERM; do
+    # set -m: without job control, bash starts background commands
+    # with SIGINT ignored; its job messages go to /dev/null.
+    on_terminal "bash -c 'exec 3>&2 2>/dev/null; set -m; (printf abc; sleep 5) | \"$UTF8CONV\" --progress -o out 2>&3 & pid=\$!; sleep 1; kill -$sig \$pid; wait \$pid; echo \$? >st'"
+    grep -a -q 'utf8conv: 3 B' tty || fail "no bar: $(od -c tty | head)"
+    # The last thing written is the cleared line: blanks between two
+    # carriage returns.
+    [[ "$(tr -d '\n' <tty)" =~ $'\r'\ +$'\r'$ ]] || fail "SIG$sig: not cleared: $(od -c tty | tail -4)"
+    # Killed by the signal, not ended by the input's end.
+    assert_equal "$(cat st)" "$([ $sig = INT ] && echo 130 || echo 143)"
+  done
+}

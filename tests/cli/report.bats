@@ -125,3 +125,117 @@ utf8conv: report: total: 2 files (1 converted, 1 failed), in 2 B, out 2 B, 2 cha
   run -0 --separate-stderr "$UTF8CONV" -f auto in
   assert_equal "$stderr" ""
 }
+
+@test "6: report: a file that -i left unchanged after a strict stop is failed, and no BOM is said removed" {
+  printf '\357\273\277ok\n\377\n' >bad
+  printf '\357\273\277ok\n' >good
+  run --separate-stderr "$UTF8CONV" --bom=strip -i --report bad good
+  assert_equal "$status" 1
+  assert_equal "$stderr" "\
+utf8conv: bad:2: byte 6: invalid UTF-8: FF (invalid byte)
+utf8conv: report: bad: failed (data error), in 8 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 1
+utf8conv: report: good: converted, in 6 B, out 3 B, 3 chars, 0 errors, BOM seen 1 written 0 removed 1
+utf8conv: report: total: 2 files (1 converted, 1 failed), in 14 B, out 3 B, 6 chars, 1 error (decoding: 1 invalid byte), BOM seen 2 written 0 removed 1"
+  assert_hex bad 'ef bb bf 6f 6b 0a ff 0a'
+}
+
+@test "6: report: a file whose write failed is failed with the reason, exit 2" {
+  head -c 2000 /dev/zero | tr '\0' a >big
+  printf 'small\n' >small
+  run --separate-stderr bash -c 'ulimit -f 1; "$UTF8CONV" -t UTF-32LE -i --report big small'
+  assert_equal "$status" 2
+  assert_equal "$stderr" "\
+utf8conv: big: write error: File too large
+utf8conv: report: big: failed (write error: File too large), in 2000 B, 2000 chars, 0 errors, BOM seen 0
+utf8conv: report: small: converted, in 6 B, out 24 B, 6 chars, 0 errors, BOM seen 0 written 0 removed 0
+utf8conv: report: total: 2 files (1 converted, 1 failed), in 2006 B, out 24 B, 2006 chars, 0 errors, BOM seen 0 written 0 removed 0"
+}
+
+@test "report: --check names each file valid or invalid" {
+  printf 'ok\n' >a
+  printf '\377' >b
+  run --separate-stderr "$UTF8CONV" --check -q --report a b
+  assert_equal "$status" 1
+  assert_equal "$stderr" "\
+utf8conv: report: a: valid, in 3 B, 3 chars, 0 errors, BOM seen 0
+utf8conv: report: b: invalid, in 1 B, 0 chars, 1 error (decoding: 1 invalid byte), BOM seen 0
+utf8conv: report: total: 2 files (1 valid, 1 invalid), in 4 B, out 0 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 0 written 0 removed 0"
+}
+
+@test "1: report: -r on a symbolic link to a directory follows it; links inside the tree are skipped and counted" {
+  mkdir -p real/sub
+  printf 'caf\351\n' >real/a.txt
+  printf 'ok\n' >real/sub/b.txt
+  ln -s a.txt real/l.txt
+  ln -s real link
+  run --separate-stderr "$UTF8CONV" -r -f auto -i --report link
+  assert_equal "$status" 0
+  assert_equal "$stderr" "\
+utf8conv: report: link/a.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, detected UTF-8 (no BOM), 1 CP1252 fallback (1 B)
+utf8conv: report: link/l.txt: skipped (link)
+utf8conv: report: link/sub/b.txt: unchanged, in 3 B, 3 chars, 0 errors, BOM seen 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)
+utf8conv: report: total: 3 files (1 converted, 1 unchanged, 1 skipped), in 8 B, out 6 B, 8 chars, 0 errors, BOM seen 0 written 0 removed 0, detected UTF-8 2, 1 CP1252 fallback (1 B)"
+  assert_hex real/a.txt '63 61 66 c3 a9 0a'
+  [ -L real/l.txt ] && [ -L link ] || fail "a link was replaced"
+}
+
+@test "--report-json: one object per data error, per file and a total, as JSON Lines" {
+  printf 'a\341\200b\n' >a.txt
+  printf 'x\n' >"$(printf 'n\377')"
+  printf '\177ELF\002' >prog
+  run --separate-stderr "$UTF8CONV" -e replace -q -i --report-json=- a.txt "$(printf 'n\377')" prog missing
+  assert_equal "$status" 2
+  assert_equal "$output" '{"type":"error","file":"a.txt","line":1,"offset":1,"encoding":"UTF-8","bytes":"e180","kind":"truncated sequence","action":"replaced"}
+{"type":"file","file":"a.txt","outcome":"converted","reason":null,"bytes_in":5,"bytes_out":6,"chars":3,"errors":1,"decoding_errors":{"truncated sequence":1},"encoding_errors":0,"handled":1,"bom_seen":0,"bom_written":0}
+{"type":"file","file":"n\udcff","outcome":"unchanged","reason":null,"bytes_in":2,"bytes_out":null,"chars":2,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"bom_seen":0,"bom_written":null}
+{"type":"file","file":"prog","outcome":"skipped","reason":"binary","binary_offset":4}
+{"type":"file","file":"missing","outcome":"failed","reason":"No such file or directory"}
+{"type":"total","files":4,"outcomes":{"converted":1,"unchanged":1,"skipped":1,"failed":1,"stopped":0,"valid":0,"invalid":0},"bytes_in":7,"bytes_out":6,"chars":5,"errors":1,"decoding_errors":{"truncated sequence":1},"encoding_errors":0,"handled":1,"bom_seen":0,"bom_written":0}'
+  # The text diagnostics are unchanged by it.
+  assert_equal "$stderr" "utf8conv: missing: No such file or directory"
+}
+
+@test "--report-json: a name that is not UTF-8 comes back byte for byte through Python's surrogateescape" {
+  command -v python3 >/dev/null || skip "python3 is not installed"
+  printf 'x\351\n' >"$(printf 'caf\351 \303\251\033')"
+  "$UTF8CONV" -f CP1252 -i --report-json=r.json -- *
+  python3 -c '
+import json, os, sys
+lines = [json.loads(l) for l in open("r.json", encoding="utf-8")]
+name = os.fsencode(lines[0]["file"])
+assert name == b"caf\xe9 \xc3\xa9\x1b", name
+assert lines[0]["outcome"] == "converted" and lines[-1]["type"] == "total"
+' || fail "$(cat r.json)"
+}
+
+@test "--report-json=FILE with a stream: errors as they happen, a strict stop, and the text on standard output" {
+  printf 'ok\n\377\n' >bad
+  run --separate-stderr "$UTF8CONV" --report-json=r.json bad
+  assert_equal "$status" 1
+  assert_equal "$output" "ok"
+  assert_equal "$stderr" "utf8conv: bad:2: byte 3: invalid UTF-8: FF (invalid byte)"
+  assert_equal "$(cat r.json)" '{"type":"error","file":"bad","line":2,"offset":3,"encoding":"UTF-8","bytes":"ff","kind":"invalid byte","action":"stopped"}
+{"type":"file","file":"bad","outcome":"stopped","reason":null,"bytes_in":5,"bytes_out":3,"chars":3,"errors":1,"decoding_errors":{"invalid byte":1},"encoding_errors":0,"handled":0,"bom_seen":0,"bom_written":0}
+{"type":"total","files":1,"outcomes":{"converted":0,"unchanged":0,"skipped":0,"failed":0,"stopped":1,"valid":0,"invalid":0},"bytes_in":5,"bytes_out":3,"chars":3,"errors":1,"decoding_errors":{"invalid byte":1},"encoding_errors":0,"handled":0,"bom_seen":0,"bom_written":0}'
+}
+
+@test "--report-json=- is refused when the text goes to standard output; a write error on FILE is exit 2" {
+  run --separate-stderr "$UTF8CONV" --report-json=- </dev/null
+  assert_equal "$status" 2
+  assert_equal "$stderr" "utf8conv: --report-json=- needs the text to go elsewhere (-i, -o or --check)
+Try 'utf8conv --help' for more information."
+  printf 'x\n' >a
+  run --separate-stderr "$UTF8CONV" --report-json=/dev/full a
+  assert_equal "$status" 2
+  assert_equal "$output" "x"
+  assert_equal "$stderr" "utf8conv: /dev/full: write error: No space left on device"
+}
+
+@test "--report-json: an unencodable character names it, and -f auto names the detected encoding" {
+  printf '\342\202\254\n' >e
+  printf 'caf\351\n' >f
+  run --separate-stderr "$UTF8CONV" -t ISO-8859-1 -e replace -q -o /dev/null --report-json=- e
+  assert_equal "${lines[0]}" '{"type":"error","file":"e","line":1,"offset":0,"encoding":"ISO-8859-1","bytes":"e282ac","kind":"unencodable character","char":"U+20AC","action":"replaced"}'
+  run --separate-stderr "$UTF8CONV" -f auto --check --report-json=- f
+  assert_equal "${lines[0]}" '{"type":"file","file":"f","outcome":"valid","reason":null,"bytes_in":5,"bytes_out":null,"chars":5,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"bom_seen":0,"bom_written":null,"detected":"UTF-8","detected_by":"no BOM","cp1252_fallbacks":1,"cp1252_fallback_bytes":1}'
+}
