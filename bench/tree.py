@@ -62,11 +62,11 @@ def tree_bytes(root):
     return files, total
 
 
-def commands(u8c, tree):
+def commands(u8c, tree, baseline=None):
     iconv_mv = ('find %s -type f -exec sh -c \'for f; do '
                 'iconv -f CP1252 -t UTF-8 "$f" >"$f.t" && mv "$f.t" "$f"; '
                 'done\' sh {} +' % tree)
-    return {
+    cmds = {
         'utf8conv -f CP1252 -r -i': '%s -f CP1252 -r -i %s' % (u8c, tree),
         'find -exec dos2unix': 'find %s -type f -exec dos2unix -q {} +' % tree,
         'find -exec dos2unix; sync -f':
@@ -74,11 +74,16 @@ def commands(u8c, tree):
         'find -exec iconv + mv': iconv_mv,
         'find -exec iconv + mv; sync -f': iconv_mv + ' && sync -f %s' % tree,
     }
+    if baseline:
+        cmds['baseline utf8conv -f CP1252 -r -i'] = '%s -f CP1252 -r -i %s' % (
+            baseline, tree)
+    return cmds
 
 
-def run(cache, u8c, rounds, log):
-    """Time the commands; returns a dict for the report, or None when
-    dos2unix or iconv is missing."""
+def run(cache, u8c, rounds, log, baseline=None):
+    """Time the commands (and BASELINE, another utf8conv binary, when
+    given); returns a dict for the report, or None when dos2unix or iconv
+    is missing."""
     if not shutil.which('dos2unix') or not shutil.which('iconv'):
         log('tree case: dos2unix or iconv is not installed; skipped')
         return None
@@ -86,7 +91,7 @@ def run(cache, u8c, rounds, log):
     generate(src)
     nfiles, nbytes = tree_bytes(src)
     work = os.path.join(cache, 'tree-work')
-    cmds = commands(u8c, work)
+    cmds = commands(u8c, work, baseline)
     log('\n== in place: %d files, %.1f MB, %d rounds' % (nfiles, nbytes / 1e6, rounds))
     times = {k: [] for k in cmds}
     bad = {}
@@ -108,7 +113,8 @@ def run(cache, u8c, rounds, log):
     med = {k: statistics.median(v) for k, v in times.items()}
     for k in cmds:
         log('   %-32s median %.3f s  (%s)' % (k, med[k], ' '.join('%.2f' % t for t in times[k])))
-    return dict(files=nfiles, bytes=nbytes, rounds=rounds, med=med, times=times, bad=bad)
+    return dict(files=nfiles, bytes=nbytes, rounds=rounds, med=med, times=times,
+                bad=bad, baseline=baseline)
 
 
 def report(w, res):
@@ -122,6 +128,9 @@ def report(w, res):
       'the `; sync -f` rows add what that costs the others at least.'
       % (res['files'], res['bytes'] / 1e6, res['rounds']))
     w('')
+    if res.get('baseline'):
+        w('The baseline row is another utf8conv binary: %s.' % res['baseline'])
+        w('')
     w('| command | wall s | utf8conv ÷ it | runs |')
     w('|---|---|---|---|')
     for k, t in med.items():
