@@ -419,15 +419,13 @@ static void
 in_place_file (struct batch *b, char const *name)
 {
   char const *why = NULL, *earlier;
-  struct inplace *ip = inplace_open (name, b->cfg->suffix, b->cfg->quiet,
-                                     &why);
+  struct inplace *ip = inplace_open (name, b->cfg->suffix, &why);
   struct file_stats s;
   struct file_outcome o = { OUTCOME_FAILED, NULL, &s, false, -1 };
+  struct stat const *st;
   struct record *rec;
   enum file_result r;
-  dev_t dev;
-  ino_t ino;
-  off_t size;
+  nlink_t links;
   int status;
 
   if (!ip)
@@ -435,8 +433,8 @@ in_place_file (struct batch *b, char const *name)
       record_plain (b, name, OUTCOME_FAILED, why, EXIT_TROUBLE);
       return;
     }
-  inplace_file_id (ip, &dev, &ino, &size);
-  earlier = seen_before (b, dev, ino);
+  st = inplace_stat (ip);
+  earlier = seen_before (b, st->st_dev, st->st_ino);
   if (earlier)
     {
       if (!b->cfg->quiet)
@@ -446,17 +444,13 @@ in_place_file (struct batch *b, char const *name)
       record_plain (b, name, OUTCOME_SKIPPED, "same file", EXIT_SUCCESS);
       return;
     }
-  remember (b, dev, ino, name);
-  {
-    struct stat st;
-    st.st_mode = S_IFREG;
-    st.st_size = size;
-    if (skip_binary (b, name, inplace_input_fd (ip), &st))
-      {
-        inplace_cancel (ip);
-        return;
-      }
-  }
+  remember (b, st->st_dev, st->st_ino, name);
+  if (skip_binary (b, name, inplace_input_fd (ip), st))
+    {
+      inplace_cancel (ip);
+      return;
+    }
+  links = st->st_nlink;
 
   pipeline_restart (b->run, -1, inplace_write, ip);
   r = pipeline_convert_fd (b->run, inplace_input_fd (ip), name);
@@ -479,6 +473,9 @@ in_place_file (struct batch *b, char const *name)
           flush_records (b);
           break;
         case INPLACE_QUEUED:
+          if (1 < links && !b->cfg->quiet)
+            error (0, 0, "%s: warning: the file has other hard links; "
+                   "they keep the old contents", quotef (name));
           rec->o.outcome = OUTCOME_CONVERTED;
           rec->o.written = true;
           remember (b, ndev, nino, name);

@@ -294,8 +294,7 @@ through_descriptor (char const *name, struct stat const *lst)
 }
 
 struct inplace *
-inplace_open (char const *name, char const *suffix, bool quiet,
-              char const **why)
+inplace_open (char const *name, char const *suffix, char const **why)
 {
   struct inplace *ip;
   struct stat st, lst;
@@ -354,9 +353,6 @@ inplace_open (char const *name, char const *suffix, bool quiet,
       *why = "changed while being opened";
       goto fail;
     }
-  if (1 < ip->st.st_nlink && !quiet)
-    error (0, 0, "%s: warning: the file has other hard links; "
-           "they keep the old contents", quotef (name));
   return ip;
 
  fail_errno:
@@ -408,13 +404,10 @@ inplace_output_fd (struct inplace const *ip)
   return ip->out_fd;
 }
 
-void
-inplace_file_id (struct inplace const *ip, dev_t *dev, ino_t *ino,
-                 off_t *size)
+struct stat const *
+inplace_stat (struct inplace const *ip)
 {
-  *dev = ip->st.st_dev;
-  *ino = ip->st.st_ino;
-  *size = ip->st.st_size;
+  return &ip->st;
 }
 
 char const *

@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct inplace;
@@ -31,11 +32,11 @@ struct inplace;
    as NAME+SUFFIX when SUFFIX is not NULL.  A symbolic link is followed:
    the file it points to is replaced and the link is kept.  Anything but
    a regular file is refused.  (A file that would change while its
-   backup exists already is refused by inplace_write.)  Unless QUIET, warn when the file has other hard links,
-   since they keep the old contents.  Returns NULL after a diagnostic
-   when the file cannot be converted, and sets *WHY to the reason.  */
+   backup exists already is refused by inplace_write.)  Returns NULL
+   after a diagnostic when the file cannot be converted, and sets *WHY
+   to the reason.  */
 struct inplace *inplace_open (char const *name, char const *suffix,
-                              bool quiet, char const **why);
+                              char const **why);
 
 /* Start replacing NAME, an existing file that is written to (-o) rather
    than read.  Returns NULL after a diagnostic on failure.  */
@@ -46,9 +47,8 @@ struct inplace *inplace_create (char const *name);
 int inplace_input_fd (struct inplace const *);
 int inplace_output_fd (struct inplace const *);
 
-/* The device and inode of the file, and its size.  */
-void inplace_file_id (struct inplace const *, dev_t *dev, ino_t *ino,
-                      off_t *size);
+/* The status of the file, as it was opened.  */
+struct stat const *inplace_stat (struct inplace const *);
 
 /* The pipeline's output under -i (ARG is the struct inplace): compares
    with the old contents, and writes to a temporary file from the first

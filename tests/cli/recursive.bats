@@ -92,3 +92,21 @@ utf8conv: d/sub/z.txt:1: byte 0: invalid UTF-8: FF (invalid byte)"
   assert_equal "$output" "y"
   assert_equal "$stderr" "utf8conv: cannot read directory 'd/closed': Permission denied"
 }
+
+@test "1: -r --check follows a symbolic link to a directory given as FILE" {
+  mkdir real
+  printf 'ok\n' >real/a
+  printf '\377\n' >real/b
+  ln -s real link
+  run --separate-stderr "$UTF8CONV" -r --check link
+  assert_equal "$status" 1
+  assert_equal "$stderr" "utf8conv: link/b:1: byte 0: invalid UTF-8: FF (invalid byte)"
+  # A link to a directory inside the tree is not followed.
+  mkdir top
+  ln -s ../real top/inner
+  run --separate-stderr "$UTF8CONV" -r --check --report top
+  assert_equal "$status" 0
+  assert_equal "$stderr" "\
+utf8conv: report: top/inner: skipped (link)
+utf8conv: report: total: 1 file (1 skipped), in 0 B, out 0 B, 0 chars, 0 errors, BOM seen 0 written 0 removed 0"
+}
