@@ -73,7 +73,7 @@ codec_count_chars (struct codec const *from, uint8_t const *in, size_t n)
     {
       /* UTF-32: a unit a character.  UTF-16: every unit but the low
          surrogate of a pair (the run is well-formed).  */
-      if (strncmp (from->name, "UTF-32", 6) == 0)
+      if (from->flags & CODEC_UNITS_32)
         return n / 4;
       for (i = 0; i + 1 < n; i += 2)
         {

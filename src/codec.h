@@ -104,22 +104,21 @@ enum detect_how
   DETECT_DEFAULT                /* Neither: UTF-8 with CP1252 fallback.  */
 };
 
-/* The bytes -f auto looks at before it decides, at most.  */
-enum { DETECT_LOOKAHEAD = 256 };
-
-/* The state of -f auto (detect.c): the look-ahead held until the input
-   form is decided, then replayed through the decoder of that form, and
-   what the CP1252 fallback did.  Unused by the other decoders.  */
-struct detect_state
+/* What a wrapping decoder (-f auto) found out about its input: the codec
+   it reads the input with, how it chose it, and the ill-formed UTF-8
+   sequences it read as CP1252 instead (and their bytes).  */
+struct detection
 {
+  struct codec const *codec;
   enum detect_how how;
-  unsigned int look_len;        /* Bytes held in LOOK.  */
-  unsigned int look_pos;        /* Of which replayed already.  */
-  uint8_t look[DETECT_LOOKAHEAD];
-  uint16_t cp1252[128];         /* CP1252's values of bytes 80..FF.  */
-  uint64_t fallback_seqs;       /* Ill-formed UTF-8 read as CP1252.  */
+  uint64_t fallback_seqs;
   uint64_t fallback_bytes;
 };
+
+/* The most input bytes a decoder holds back before it decodes them (a
+   partial sequence, or -f auto's look-ahead): values may start that far
+   before the current buffer.  */
+enum { DETECT_LOOKAHEAD = 256, MAX_HELD = DETECT_LOOKAHEAD + MAX_ERROR_BYTES };
 
 /* Decoder state.  `carry' holds the bytes of a sequence that the previous
    buffer ended in the middle of.  */
@@ -135,26 +134,18 @@ struct decoder
                                    a high one's, which is ill-formed.  */
   uint64_t newlines;            /* U+000A values decoded so far.  */
   struct codec_error error;     /* Set with DECODE_MALFORMED.  */
-  /* -f auto: once it has decided, CODEC is the detected codec.  */
-  struct detect_state detect;
   void *impl;                   /* CODEC_STATEFUL: the codec's own state.  */
 };
 
-/* Whether D holds input bytes it has not decoded yet (a partial
-   sequence, or the look-ahead of -f auto): the fast paths, which bypass
-   the decoder, must wait until it has none.  */
-static inline bool
-decoder_holds_input (struct decoder const *d)
-{
-  return d->carry_len > 0 || d->detect.look_len > 0;
-}
-
-/* The pivot: values with the offsets of their first input bytes, relative
-   to the start of the current input buffer.  */
+/* The pivot: values with the offsets of their first input bytes,
+   relative to the start of the current input buffer (negative when a
+   value began in an earlier one), and the number of input bytes each
+   came from.  */
 struct pivot
 {
   ucs4_t *cp;
   int64_t *off;
+  uint8_t *n;
   size_t len;
   size_t cap;
 };
@@ -195,8 +186,11 @@ enum codec_flags
   CODEC_SINGLE_BYTE = 32,       /* One byte, one character (or an error),
                                    ASCII-compatible: the fast paths build
                                    tables from the codec.  */
-  CODEC_STATEFUL = 64           /* A struct stateful_codec: decoders and
+  CODEC_STATEFUL = 64,          /* A struct stateful_codec: decoders and
                                    encoders hold outside resources.  */
+  CODEC_WRAPPER = 128,          /* A stateful codec whose decoder wraps
+                                   another one that it chooses (-f auto).  */
+  CODEC_UNITS_32 = 256          /* Code units of 4 bytes (UTF-32).  */
 };
 
 struct codec
@@ -225,7 +219,31 @@ struct stateful_codec
   void (*decoder_close) (struct decoder *);
   void (*encoder_open) (struct encoder *);
   void (*encoder_close) (struct encoder *);
+  /* CODEC_WRAPPER only: whether the decoder holds input bytes back, and
+     what it has detected (false while it has not decided).  */
+  bool (*holds_input) (struct decoder const *);
+  bool (*detected) (struct decoder const *, struct detection *);
 };
+
+/* Whether D holds input bytes it has not decoded yet (a partial
+   sequence, or the look-ahead of -f auto): the fast paths, which bypass
+   the decoder, must wait until it has none.  */
+static inline bool
+decoder_holds_input (struct decoder const *d)
+{
+  return (d->carry_len > 0
+          || ((d->codec->flags & CODEC_WRAPPER)
+              && ((struct stateful_codec const *) d->codec)->holds_input (d)));
+}
+
+/* What the wrapping decoder D has detected; false when D is no wrapper
+   or has not decided yet.  */
+static inline bool
+decoder_detected (struct decoder const *d, struct detection *det)
+{
+  return ((d->codec->flags & CODEC_WRAPPER)
+          && ((struct stateful_codec const *) d->codec)->detected (d, det));
+}
 
 /* Set up a decoder or an encoder for a codec.  Whoever calls these calls
    decoder_release or encoder_release when done with it (a no-op unless

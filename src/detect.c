@@ -25,10 +25,13 @@
       After a UTF-16 or UTF-32 BOM, or the NUL pattern, the decoder of
       that form runs as it is and the -e policy handles its errors.
 
-   Until it has decided, the decoder keeps the bytes it has seen in its
-   state (at most DETECT_LOOKAHEAD - 1 of them) and decodes nothing;
-   then it replays them through the decoder of the detected form, with
-   their offsets, before it goes on with the input.  The decision is
+   -f auto is a codec of its own that wraps the decoder of the form it
+   detects: its decoder owns that inner decoder and the detection state
+   (struct auto_state, in the decoder's `impl'), so that no other
+   decoder carries any of it.  Until it has decided, the decoder keeps
+   the bytes it has seen in its state (at most DETECT_LOOKAHEAD - 1 of
+   them) and decodes nothing; then it replays them through the inner
+   decoder, with their offsets, before it goes on with the input.  The decision is
    taken as early as the bytes allow: at a BOM, or once neither UTF-16
    test can pass whatever follows (after about 130 bytes of text without
    NULs), or at the end of the input.  */
@@ -37,22 +40,37 @@
 
 #include "detect.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "registry.h"
+#include "xalloc.h"
+
 #include "codecs/codecs.h"
+
+/* The state of an -f auto decoder.  */
+struct auto_state
+{
+  struct decoder inner;         /* The detected form's, once decided.  */
+  enum detect_how how;
+  unsigned int look_len;        /* Bytes held in LOOK.  */
+  unsigned int look_pos;        /* Of which replayed already.  */
+  uint8_t look[DETECT_LOOKAHEAD];
+  uint16_t cp1252[128];         /* CP1252's values of bytes 80..FF.  */
+  uint64_t fallback_seqs;       /* Ill-formed UTF-8 read as CP1252.  */
+  uint64_t fallback_bytes;
+};
 
 
 /* Byte I of the window made of LOOK[0..LOOK_LEN) followed by IN.  */
 static inline uint8_t
-window_byte (struct detect_state const *s, uint8_t const *in, size_t i)
+window_byte (struct auto_state const *s, uint8_t const *in, size_t i)
 {
   return i < s->look_len ? s->look[i] : in[i - s->look_len];
 }
 
 /* Whether the first N bytes of the window are a prefix of BOM[0..LEN).  */
 static bool
-window_starts (struct detect_state const *s, uint8_t const *in, size_t n,
+window_starts (struct auto_state const *s, uint8_t const *in, size_t n,
                char const *bom, size_t len)
 {
   size_t i;
@@ -72,7 +90,7 @@ static struct codec const undecided_marker;
    when LAST).  */
 
 static struct codec const *
-find_bom (struct detect_state const *s, uint8_t const *in, size_t total,
+find_bom (struct auto_state const *s, uint8_t const *in, size_t total,
           bool last)
 {
   static struct
@@ -107,7 +125,7 @@ find_bom (struct detect_state const *s, uint8_t const *in, size_t total,
    could still change the answer (only when TOTAL < DETECT_LOOKAHEAD and
    not LAST).  */
 static struct codec const *
-find_nul_pattern (struct detect_state const *s, uint8_t const *in,
+find_nul_pattern (struct auto_state const *s, uint8_t const *in,
                   size_t total, bool last)
 {
   size_t w = total < DETECT_LOOKAHEAD ? total : DETECT_LOOKAHEAD;
@@ -148,21 +166,21 @@ find_nul_pattern (struct detect_state const *s, uint8_t const *in,
 /* Read CP1252's values of the bytes 80..FF from its codec, so that the
    fallback cannot disagree with -f CP1252.  */
 static void
-load_cp1252 (struct detect_state *s)
+load_cp1252 (struct auto_state *s)
 {
-  struct codec const *cp1252 = registry_find ("CP1252");
   struct decoder tmp;
   uint8_t bytes[128];
   ucs4_t cp[128];
   int64_t off[128];
-  struct pivot p = { cp, off, 0, 128 };
+  uint8_t nb[128];
+  struct pivot p = { cp, off, nb, 0, 128 };
   size_t len = 128;
   unsigned int b;
 
   for (b = 0; b < 128; b++)
     bytes[b] = (uint8_t) (0x80 + b);
-  decoder_init (&tmp, cp1252);
-  if (cp1252->decode (&tmp, bytes, &len, true, &p) == DECODE_INPUT_EMPTY
+  decoder_init (&tmp, &codec_cp1252);
+  if (codec_cp1252.decode (&tmp, bytes, &len, true, &p) == DECODE_INPUT_EMPTY
       && p.len == 128)
     for (b = 0; b < 128; b++)
       s->cp1252[b] = (uint16_t) cp[b];
@@ -174,11 +192,12 @@ load_cp1252 (struct detect_state *s)
       s->cp1252[b] = (uint16_t) (0x80 + b);
 }
 
-/* Try to decide with the window LOOK + IN[0..N).  */
+/* Try to decide with the window LOOK + IN[0..N); once decided, the inner
+   decoder is ready for the form found, with D's settings.  */
 static bool
-decide (struct decoder *d, uint8_t const *in, size_t n, bool last)
+decide (struct decoder *d, struct auto_state *s, uint8_t const *in,
+        size_t n, bool last)
 {
-  struct detect_state *s = &d->detect;
   size_t total = s->look_len + n;
   struct codec const *c;
 
@@ -200,20 +219,21 @@ decide (struct decoder *d, uint8_t const *in, size_t n, bool last)
           s->how = DETECT_DEFAULT;
         }
     }
-  d->codec = c;
-  d->endian = c->endian;
+  decoder_init (&s->inner, c);
+  s->inner.lone_surrogates_ok = d->lone_surrogates_ok;
   if (c == &codec_utf8)
     load_cp1252 (s);
   return true;
 }
 
 /* UTF-8 with the CP1252 fallback: decode with the UTF-8 decoder, and
-   turn each ill-formed subpart it reports into CP1252 characters.  */
+   turn each ill-formed subpart it reports into CP1252 characters, one
+   for each byte.  */
 static enum decode_status
-decode_utf8_fallback (struct decoder *d, uint8_t const *in, size_t *inlen,
-                      bool last, struct pivot *p)
+decode_utf8_fallback (struct auto_state *s, uint8_t const *in,
+                      size_t *inlen, bool last, struct pivot *p)
 {
-  struct detect_state *s = &d->detect;
+  struct decoder *d = &s->inner;
   size_t n = *inlen, i = 0, cap = p->cap;
   enum decode_status st;
 
@@ -238,6 +258,7 @@ decode_utf8_fallback (struct decoder *d, uint8_t const *in, size_t *inlen,
         {
           p->cp[p->len] = s->cp1252[d->error.bytes[k] - 0x80];
           p->off[p->len] = (int64_t) i + d->error.rel_offset + k;
+          p->n[p->len] = 1;
           p->len++;
         }
       s->fallback_seqs++;
@@ -255,32 +276,39 @@ decode_utf8_fallback (struct decoder *d, uint8_t const *in, size_t *inlen,
   return st;
 }
 
-/* Decode with the detected form.  */
+/* Decode IN[0..*INLEN) with the inner decoder: what it decodes goes to
+   P, its newlines and its error to D.  */
 static enum decode_status
-decode_detected (struct decoder *d, uint8_t const *in, size_t *inlen,
-                 bool last, struct pivot *p)
+decode_inner (struct decoder *d, struct auto_state *s, uint8_t const *in,
+              size_t *inlen, bool last, struct pivot *p)
 {
-  if (d->codec == &codec_utf8)
-    return decode_utf8_fallback (d, in, inlen, last, p);
-  return d->codec->decode (d, in, inlen, last, p);
+  uint64_t before = s->inner.newlines;
+  enum decode_status st;
+
+  if (s->inner.codec == &codec_utf8)
+    st = decode_utf8_fallback (s, in, inlen, last, p);
+  else
+    st = s->inner.codec->decode (&s->inner, in, inlen, last, p);
+  /* A fallback value U+000A is impossible: LF is never ill-formed.  */
+  d->newlines += s->inner.newlines - before;
+  if (st == DECODE_MALFORMED)
+    d->error = s->inner.error;
+  return st;
 }
 
 static enum decode_status
 auto_decode (struct decoder *d, uint8_t const *in, size_t *inlen, bool last,
              struct pivot *p)
 {
-  struct detect_state *s = &d->detect;
+  struct auto_state *s = d->impl;
   size_t n = *inlen;
 
-  if (s->how == DETECT_UNDECIDED)
+  if (s->how == DETECT_UNDECIDED && !decide (d, s, in, n, last))
     {
-      if (!decide (d, in, n, last))
-        {
-          /* Not decided: the window is shorter than DETECT_LOOKAHEAD.  */
-          memcpy (s->look + s->look_len, in, n);
-          s->look_len += (unsigned int) n;
-          return DECODE_INPUT_EMPTY;
-        }
+      /* Not decided: the window is shorter than DETECT_LOOKAHEAD.  */
+      memcpy (s->look + s->look_len, in, n);
+      s->look_len += (unsigned int) n;
+      return DECODE_INPUT_EMPTY;
     }
 
   /* Replay the look-ahead, which came before IN.  */
@@ -289,7 +317,7 @@ auto_decode (struct decoder *d, uint8_t const *in, size_t *inlen, bool last,
       size_t before = p->len, len = s->look_len - s->look_pos, k;
       int64_t shift = (int64_t) s->look_pos - (int64_t) s->look_len;
       enum decode_status st
-        = decode_detected (d, s->look + s->look_pos, &len, last && n == 0, p);
+        = decode_inner (d, s, s->look + s->look_pos, &len, last && n == 0, p);
       for (k = before; k < p->len; k++)
         p->off[k] += shift;
       if (st == DECODE_MALFORMED)
@@ -304,7 +332,42 @@ auto_decode (struct decoder *d, uint8_t const *in, size_t *inlen, bool last,
         }
     }
 
-  return decode_detected (d, in, inlen, last, p);
+  return decode_inner (d, s, in, inlen, last, p);
+}
+
+static void
+auto_open (struct decoder *d)
+{
+  d->impl = xzalloc (sizeof (struct auto_state));
+}
+
+static void
+auto_close (struct decoder *d)
+{
+  struct auto_state *s = d->impl;
+  decoder_release (&s->inner);
+  free (s);
+}
+
+static bool
+auto_holds_input (struct decoder const *d)
+{
+  struct auto_state const *s = d->impl;
+  return s->look_len > 0 || (s->how != DETECT_UNDECIDED
+                             && decoder_holds_input (&s->inner));
+}
+
+static bool
+auto_detected (struct decoder const *d, struct detection *det)
+{
+  struct auto_state const *s = d->impl;
+  if (s->how == DETECT_UNDECIDED)
+    return false;
+  det->codec = s->inner.codec;
+  det->how = s->how;
+  det->fallback_seqs = s->fallback_seqs;
+  det->fallback_bytes = s->fallback_bytes;
+  return true;
 }
 
 char const *
@@ -326,7 +389,10 @@ detect_how_text (enum detect_how how)
 static char const *const auto_aliases[] = { NULL };
 
 /* Only an input encoding: it has no encoder.  */
-struct codec const codec_auto = {
-  "auto", auto_aliases, auto_decode, NULL, NULL,
-  0, ENDIAN_UNKNOWN, NULL
+static struct stateful_codec const auto_codec = {
+  { "auto", auto_aliases, auto_decode, NULL, NULL,
+    CODEC_STATEFUL | CODEC_WRAPPER, ENDIAN_UNKNOWN, NULL },
+  auto_open, auto_close, NULL, NULL, auto_holds_input, auto_detected
 };
+
+struct codec const *const codec_auto = &auto_codec.codec;

@@ -5,9 +5,9 @@
 
 #include "codec.h"
 
-/* The decoder of -f auto.  After it has decided, the decoder's `codec'
-   member is the detected codec and its `detect' member says how.  */
-extern struct codec const codec_auto;
+/* The decoder of -f auto, a wrapping decoder (CODEC_WRAPPER): what it
+   detected is told by decoder_detected.  */
+extern struct codec const *const codec_auto;
 
 /* How the form was detected, for --report: "BOM", "NUL pattern",
    "no BOM" or "undecided".  */

@@ -124,6 +124,7 @@ make_single_byte_tables (struct codec const *c, bool decoding)
   struct encoder e;
   ucs4_t cp[4];
   int64_t off[4];
+  uint8_t nb[4];
   unsigned int b;
 
   if (decoding)
@@ -132,7 +133,7 @@ make_single_byte_tables (struct codec const *c, bool decoding)
         {
           uint8_t byte = (uint8_t) b;
           size_t len = 1, olen = 0, one = 1;
-          struct pivot p = { cp, off, 0, 4 };
+          struct pivot p = { cp, off, nb, 0, 4 };
           struct encoder u8;
           decoder_init (&d, c);
           if (b >= 0x80)
@@ -182,38 +183,30 @@ make_single_byte_tables (struct codec const *c, bool decoding)
 fast_fn *
 fast_select (struct codec const *from, struct codec const *to)
 {
-  bool from_utf8, to_utf8;
-
   if (!kernels)
     return NULL;
-  from_utf8 = strcmp (from->name, "UTF-8") == 0;
-  to_utf8 = strcmp (to->name, "UTF-8") == 0;
-  if (from_utf8)
+  if (from == &codec_utf8)
     {
-      if (to_utf8)
+      if (to == &codec_utf8)
         return utf8_to_utf8;
-      if (strcmp (to->name, "UTF-16LE") == 0)
+      if (to == &codec_utf16le || to == &codec_utf16)
         return utf8_to_utf16le;
-      if (strcmp (to->name, "UTF-16BE") == 0)
+      if (to == &codec_utf16be)
         return utf8_to_utf16be;
-      if (strcmp (to->name, "UTF-16") == 0)
-        return utf8_to_utf16le;
-      if (strcmp (to->name, "UTF-32LE") == 0)
+      if (to == &codec_utf32le || to == &codec_utf32)
         return utf8_to_utf32le;
-      if (strcmp (to->name, "UTF-32BE") == 0)
+      if (to == &codec_utf32be)
         return utf8_to_utf32be;
-      if (strcmp (to->name, "UTF-32") == 0)
-        return utf8_to_utf32le;
       if ((to->flags & CODEC_SINGLE_BYTE)
           && make_single_byte_tables (to, false))
         return utf8_to_single_byte;
       return NULL;
     }
-  if (!to_utf8)
+  if (to != &codec_utf8)
     return NULL;
-  if (strcmp (from->name, "UTF-16LE") == 0)
+  if (from == &codec_utf16le)
     return utf16le_to_utf8;
-  if (strcmp (from->name, "UTF-16BE") == 0)
+  if (from == &codec_utf16be)
     return utf16be_to_utf8;
   if ((from->flags & CODEC_SINGLE_BYTE)
       && make_single_byte_tables (from, true))

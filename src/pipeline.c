@@ -7,10 +7,20 @@
    depend on the input size: the input buffer, the pivot and the output
    buffer are allocated once per run.
 
+   Data flows one way.  The decoder fills the pivot with values, their
+   offsets and the number of input bytes of each; emit encodes them.  A
+   value the output cannot hold goes to the policy, whose verdict says
+   what to write instead; the error's input bytes are read from the
+   input (the current buffer, or the short history of the earlier ones
+   that this file keeps), never rebuilt.  A decoding error goes to the
+   policy too, and its replacement through emit like any values.
+
    Offsets are 64-bit and counted from the start of each file; line numbers
    count the U+000A values decoded.  Byte order marks are decided here:
    a leading U+FEFF of each input is a signature, and the output carries
-   at most one BOM, written together with its first character.  */
+   at most one BOM.  The BOM is a state of the run: wanted, it is written
+   in the same step as the first value that encodes, and never before a
+   value that writes nothing.  */
 
 #include <config.h>
 
@@ -35,13 +45,20 @@ enum
      so that the fast path resumes soon after an error.  */
   SCALAR_WINDOW = 64,
   /* The fast path wants at least this much room in the output buffer.  */
-  FAST_ROOM = 1 << 14
+  FAST_ROOM = 1 << 14,
+  /* The last bytes of a file kept for the errors of values that began
+     in an earlier buffer: a power of 2, and at least MAX_HELD.  */
+  HISTORY = 512
 };
+
+_Static_assert ((int) MAX_HELD <= (int) HISTORY
+                && (HISTORY & (HISTORY - 1)) == 0,
+                "the history holds every byte a decoder may hold back");
 
 enum bom_state
 {
   BOMS_UNDECIDED,               /* Until the first file's start is seen.  */
-  BOMS_WANTED,                  /* Write one before the first character.  */
+  BOMS_WANTED,                  /* Write one with the first value.  */
   BOMS_NONE                     /* Written already, or never.  */
 };
 
@@ -54,9 +71,6 @@ struct run
   uint8_t *out;
   size_t out_len;
   struct encoder enc;
-  fast_fn *fast;                /* NULL when there is none.  */
-  struct codec const *fast_from;        /* The decoder's codec FAST is
-                                           for (-f auto decides it).  */
   uint64_t out_total;           /* Bytes written out so far.  */
   struct file_stats last_stats; /* Of the last file, for --report.  */
   enum bom_state bom;
@@ -73,20 +87,29 @@ struct file
 {
   char const *name;
   struct decoder dec;
+  struct codec const *reads;    /* The codec the input is read with: the
+                                   one asked for, or the one -f auto
+                                   detected; NULL until it has.  */
+  fast_fn *fast;                /* READS's fast path, or NULL.  */
   bool at_start;                /* Nothing decoded yet.  */
   struct file_stats stats;      /* For --report.  */
+  /* The buffer being converted, at offset BUF_BASE of the file, and the
+     last HISTORY bytes before it, by offset modulo HISTORY.  */
+  uint8_t const *buf;
+  uint64_t buf_base;
+  uint8_t history[HISTORY];
 };
 
-/* Where the values passed to `emit' came from: an array of offsets
-   relative to BASE, or (OFF == NULL) all from BASE itself.  */
+/* Where the values passed to emit came from: each at OFF[i] relative
+   to BASE, from N[i] input bytes; or (OFF == NULL) all replacing the
+   decoding error REPLACED, at BASE.  */
 struct origin
 {
   int64_t const *off;
+  uint8_t const *n;
   uint64_t base;
   uint64_t lines;               /* U+000A decoded before the first value.  */
-  bool replaces_decode_error;   /* The values stand for a decoding error
-                                   (replace's U+FFFD, surrogateescape's
-                                   U+DCxx), which is counted already.  */
+  struct codec_error const *replaced;
 };
 
 struct run *
@@ -94,15 +117,13 @@ pipeline_start (struct run_config const *cfg, int out_fd)
 {
   struct run *r = xzalloc (sizeof *r);
   r->cfg = *cfg;
-  r->out_fd = out_fd;
   r->in = xmalloc (cfg->block_size);
   r->pivot.cp = xnmalloc (PIVOT_CAP, sizeof *r->pivot.cp);
   r->pivot.off = xnmalloc (PIVOT_CAP, sizeof *r->pivot.off);
+  r->pivot.n = xnmalloc (PIVOT_CAP, sizeof *r->pivot.n);
   r->pivot.cap = PIVOT_CAP;
   r->out = xmalloc (OUT_CAP);
   encoder_init (&r->enc, cfg->to);
-  r->fast = fast_select (cfg->from, cfg->to);
-  r->fast_from = cfg->from;
   pipeline_restart (r, out_fd, NULL, NULL);
   return r;
 }
@@ -143,12 +164,39 @@ write_out (struct run *r)
   r->out_len = 0;
 }
 
-/* Room for one more encoded value and a BOM.  */
+/* Room for N more bytes of output.  */
 static void
-make_room (struct run *r)
+make_room (struct run *r, size_t n)
 {
-  if (OUT_CAP - r->out_len < 2 * MAX_ENCODED)
+  if (OUT_CAP - r->out_len < n)
     write_out (r);
+}
+
+/* The input byte at offset AT of file F: in the buffer being converted,
+   or in the history of the earlier ones.  */
+static uint8_t
+input_byte (struct file const *f, uint64_t at)
+{
+  return (at >= f->buf_base ? f->buf[at - f->buf_base]
+          : f->history[at % HISTORY]);
+}
+
+/* Keep the last bytes of IN[0..N), at offset BASE of file F, for the
+   buffers to come.  */
+static void
+keep_history (struct file *f, uint8_t const *in, size_t n, uint64_t base)
+{
+  size_t k = n < HISTORY ? n : HISTORY;
+  uint64_t at = base + n - k;
+  while (k > 0)
+    {
+      size_t slot = at % HISTORY, piece = HISTORY - slot;
+      if (piece > k)
+        piece = k;
+      memcpy (f->history + slot, in + (at - base), piece);
+      at += piece;
+      k -= piece;
+    }
 }
 
 /* Count the data error E of the file F, handled by the policy unless
@@ -164,181 +212,175 @@ record_error (struct run *r, struct file *f, struct data_error const *e)
     r->cfg.on_error (r->cfg.error_arg, f->name, e);
 }
 
-static bool emit (struct run *, struct file *, ucs4_t const *, size_t,
-                  struct origin const *, bool);
-
-/* Write what the policy put in SUB for the unencodable character of E:
-   a byte, or characters to encode (dropped if they cannot be encoded
-   either).  Returns false when the file must stop.  */
+/* Encode the BOM, then C, to the output: the first value of the output
+   when a BOM is wanted.  Both go to a scratch buffer first, so that
+   nothing is written when C cannot be encoded.  Returns false then.  */
 static bool
-encode_substitute (struct run *r, struct file *f,
-                   struct substitution const *sub,
-                   struct data_error const *e)
+encode_first (struct run *r, struct file *f, ucs4_t c)
 {
-  struct origin so;
-  if (r->cfg.policy.policy == POLICY_IGNORE)
-    f->stats.dropped = true;
-  if (sub->raw_byte >= 0)
-    {
-      make_room (r);
-      r->out[r->out_len++] = (uint8_t) sub->raw_byte;
-    }
-  so.off = NULL;
-  so.base = e->offset;
-  so.lines = e->line - 1;
-  so.replaces_decode_error = false;
-  return emit (r, f, sub->cp, sub->len, &so, true);
+  static ucs4_t const feff = 0xFEFF;
+  uint8_t tmp[2 * MAX_ENCODED];
+  size_t one = 1, len = 0;
+
+  r->cfg.to->encode (&r->enc, &feff, &one, tmp, &len, sizeof tmp);
+  one = 1;
+  if (r->cfg.to->encode (&r->enc, &c, &one, tmp, &len, sizeof tmp)
+      == ENCODE_UNENCODABLE)
+    return false;
+  make_room (r, len);
+  memcpy (r->out + r->out_len, tmp, len);
+  r->out_len += len;
+  r->bom = BOMS_NONE;
+  f->stats.bom_written = 1;
+  return true;
 }
 
-/* Deal with an unencodable value C from ORIGIN at index I.  Returns false
-   when the file must stop.  */
+/* Encode CP[0..N) to the output (after the BOM, when one is wanted),
+   up to a value that the output cannot hold.  Sets *USED to the number
+   of values encoded.  */
+static enum encode_status
+encode_values (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
+               size_t *used)
+{
+  size_t i = 0;
+
+  if (n > 0 && r->bom == BOMS_WANTED)
+    {
+      if (!encode_first (r, f, cp[0]))
+        {
+          *used = 0;
+          return ENCODE_UNENCODABLE;
+        }
+      i = 1;
+    }
+  while (i < n)
+    {
+      size_t count = n - i;
+      enum encode_status st = r->cfg.to->encode (&r->enc, cp + i, &count,
+                                                 r->out, &r->out_len,
+                                                 OUT_CAP);
+      i += count;
+      if (st == ENCODE_UNENCODABLE)
+        {
+          *used = i;
+          return st;
+        }
+      if (st == ENCODE_OUTPUT_FULL)
+        write_out (r);
+    }
+  *used = n;
+  return ENCODE_INPUT_EMPTY;
+}
+
+/* Write the byte B to the output as it is (after the BOM, when one is
+   wanted).  */
+static void
+put_raw_byte (struct run *r, struct file *f, uint8_t b)
+{
+  if (r->bom == BOMS_WANTED)
+    {
+      static ucs4_t const feff = 0xFEFF;
+      size_t one = 1;
+      make_room (r, MAX_ENCODED);
+      r->cfg.to->encode (&r->enc, &feff, &one, r->out, &r->out_len, OUT_CAP);
+      r->bom = BOMS_NONE;
+      f->stats.bom_written = 1;
+    }
+  make_room (r, 1);
+  r->out[r->out_len++] = b;
+}
+
+/* Encode what replaces an error, CP[0..N); a value that the output
+   cannot hold either is dropped.  */
+static void
+emit_replacement (struct run *r, struct file *f, ucs4_t const *cp,
+                  size_t n)
+{
+  size_t i = 0, used;
+  while (i < n && encode_values (r, f, cp + i, n - i, &used)
+         == ENCODE_UNENCODABLE)
+    i += used + 1;
+}
+
+/* Where the value CP[I], from origin O, is in the input: its offset,
+   line and bytes, into E.  */
+static void
+locate (struct file const *f, ucs4_t const *cp, size_t i,
+        struct origin const *o, struct data_error *e)
+{
+  size_t k;
+
+  e->line = o->lines + 1;
+  if (o->off)
+    {
+      unsigned int len = o->n[i];
+      e->offset = o->base + (uint64_t) o->off[i];
+      for (k = 0; k < i; k++)
+        e->line += cp[k] == 0x0A;
+      if (len > MAX_ERROR_BYTES)
+        len = MAX_ERROR_BYTES;
+      for (k = 0; k < len; k++)
+        e->err.bytes[k] = input_byte (f, e->offset + k);
+      e->err.len = len;
+    }
+  else
+    {
+      e->offset = o->base;
+      /* An escaped byte that cannot go back: the byte is what the input
+         held.  */
+      if (0xDC80 <= cp[i] && cp[i] <= 0xDCFF)
+        {
+          e->err.bytes[0] = (uint8_t) (cp[i] - 0xDC00);
+          e->err.len = 1;
+        }
+    }
+}
+
+/* Deal with CP[I], from origin O, which the output cannot hold.
+   Returns false when the file must stop.  */
 static bool
 encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
               struct origin const *o)
 {
-  struct substitution sub;
-  struct data_error e;
-  struct encoder tmp;
-  struct codec in_codec;
-  struct codec const *ic = f->dec.codec;
-  size_t k;
+  struct verdict v;
 
-  policy_encode_error (&r->cfg.policy, cp[i], (r->cfg.to->flags
-                                               & CODEC_UNICODE) != 0,
-                       (r->cfg.to->flags & CODEC_WIDE_UNITS) == 0, &sub);
-
-  memset (&e, 0, sizeof e);
-  e.offset = o->base + (o->off ? o->off[i] : 0);
-  e.line = o->lines + 1;
-  if (o->off)
-    for (k = 0; k < i; k++)
-      e.line += cp[k] == 0x0A;
-  e.c = cp[i];
-  e.encoding = r->cfg.to->name;
-  e.err.kind = ERR_UNENCODABLE;
-  /* A byte that surrogateescape escaped on input and gives back here is
-     not a second error, and neither is the U+FFFD of a decoding error
-     that a legacy output writes as '?': nothing is reported or recorded,
-     so the error's bytes are not needed.  */
-  if (!sub.stop && (sub.raw_byte >= 0 || o->replaces_decode_error))
-    return encode_substitute (r, f, &sub, &e);
-  /* The input bytes of the character: encode it again in the input
-     encoding, in the byte order the decoder found.  */
-  if (f->dec.endian != ENDIAN_UNKNOWN && f->dec.endian != ic->endian)
+  policy_encode_error (&r->cfg.policy, cp[i], r->cfg.to->flags,
+                       o->replaced != NULL, &v);
+  if (v.error)
     {
-      /* A copy loses nothing here: a codec with an endianness is never
-         CODEC_STATEFUL, whose struct codec is part of a larger one.  */
-      in_codec = *ic;
-      in_codec.endian = f->dec.endian;
-      ic = &in_codec;
+      struct data_error e;
+      memset (&e, 0, sizeof e);
+      locate (f, cp, i, o, &e);
+      e.c = cp[i];
+      e.encoding = r->cfg.to->name;
+      e.err.kind = ERR_UNENCODABLE;
+      e.stopped = v.stop;
+      f->stats.encode_errors++;
+      record_error (r, f, &e);
     }
-  encoder_init (&tmp, ic);
-  {
-    uint8_t buf[2 * MAX_ENCODED];
-    size_t one = 1, len = 0;
-    if (ic->encode (&tmp, cp + i, &one, buf, &len, sizeof buf)
-        == ENCODE_INPUT_EMPTY && len <= MAX_ERROR_BYTES)
-      {
-        if (ic->flush)
-          len += ic->flush (&tmp, buf + len);
-        if (len <= MAX_ERROR_BYTES)
-          {
-            memcpy (e.err.bytes, buf, len);
-            e.err.len = (unsigned int) len;
-          }
-      }
-  }
-  encoder_release (&tmp);
-  /* An escaped byte (surrogateescape) that cannot go back: the byte is
-     what the input held.  */
-  if (e.err.len == 0 && 0xDC80 <= cp[i] && cp[i] <= 0xDCFF)
-    {
-      e.err.bytes[0] = (uint8_t) (cp[i] - 0xDC00);
-      e.err.len = 1;
-    }
-
-  f->stats.encode_errors++;
-  e.stopped = sub.stop;
-  record_error (r, f, &e);
-  if (sub.stop)
+  if (v.stop)
     return false;
-  return encode_substitute (r, f, &sub, &e);
+  f->stats.dropped |= v.lost;
+  if (v.raw_byte >= 0)
+    put_raw_byte (r, f, (uint8_t) v.raw_byte);
+  emit_replacement (r, f, v.cp, v.len);
+  return true;
 }
 
-/* Encode CP[0..N) to the output.  SUBSTITUTE says the values replace an
-   error: if one of them cannot be encoded either, it is dropped.  Returns
-   false when a strict error stopped the file.  */
+/* Encode CP[0..N), from origin O, to the output.  Returns false when a
+   strict error stopped the file.  */
 static bool
 emit (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
-      struct origin const *o, bool substitute)
+      struct origin const *o)
 {
-  size_t i = 0;
-  struct origin sub;
+  size_t i = 0, used;
 
-  while (i < n)
+  while (encode_values (r, f, cp + i, n - i, &used) == ENCODE_UNENCODABLE)
     {
-      size_t count;
-      enum encode_status st;
-
-      if (r->bom == BOMS_WANTED)
-        {
-          /* Write the BOM with the first character, and take it back if
-             that character wrote nothing.  */
-          size_t before, with_bom;
-          ucs4_t const feff = 0xFEFF;
-          count = 1;
-          /* Leave room enough that nothing is written out before the
-             BOM can be taken back.  */
-          if (r->out_len > OUT_CAP / 2)
-            write_out (r);
-          before = r->out_len;
-          r->cfg.to->encode (&r->enc, &feff, &count, r->out, &r->out_len,
-                             OUT_CAP);
-          with_bom = r->out_len;
-          r->bom = BOMS_NONE;
-          sub = *o;
-          if (o->off)
-            sub.off = o->off + i;
-          for (count = 0; count < i; count++)
-            sub.lines += cp[count] == 0x0A;
-          if (!emit (r, f, cp + i, 1, &sub, substitute))
-            {
-              r->out_len = before;
-              r->bom = BOMS_WANTED;
-              return false;
-            }
-          if (r->out_len == with_bom && r->enc.pending == 0)
-            {
-              r->out_len = before;
-              r->bom = BOMS_WANTED;
-            }
-          else
-            f->stats.bom_written = 1;
-          i++;
-          continue;
-        }
-
-      count = n - i;
-      st = r->cfg.to->encode (&r->enc, cp + i, &count, r->out, &r->out_len,
-                              OUT_CAP);
-      i += count;
-      if (st == ENCODE_OUTPUT_FULL)
-        write_out (r);
-      else if (st == ENCODE_UNENCODABLE)
-        {
-          if (substitute)
-            {
-              if (r->cfg.policy.policy == POLICY_IGNORE)
-                f->stats.dropped = true;
-            }
-          else
-            {
-              sub = *o;
-              if (!encode_error (r, f, cp, i, &sub))
-                return false;
-            }
-          i++;
-        }
+      i += used;
+      if (!encode_error (r, f, cp, i, o))
+        return false;
+      i++;
     }
   return true;
 }
@@ -348,7 +390,7 @@ flush_encoder (struct run *r)
 {
   if (r->cfg.to->flush)
     {
-      make_room (r);
+      make_room (r, 2 * MAX_ENCODED);
       r->out_len += r->cfg.to->flush (&r->enc, r->out + r->out_len);
     }
 }
@@ -358,7 +400,7 @@ flush_encoder (struct run *r)
 static bool
 decode_error (struct run *r, struct file *f, uint64_t base)
 {
-  struct substitution sub;
+  struct verdict v;
   struct data_error e;
   struct origin o;
 
@@ -366,21 +408,20 @@ decode_error (struct run *r, struct file *f, uint64_t base)
   e.err = f->dec.error;
   e.offset = base + (uint64_t) f->dec.error.rel_offset;
   e.line = f->dec.newlines + 1;
-  /* The decoder's codec: under -f auto, the detected one.  */
-  e.encoding = f->dec.codec->name;
-  policy_decode_error (&r->cfg.policy, &f->dec.error, &sub);
+  e.encoding = f->reads->name;
+  policy_decode_error (&r->cfg.policy, &f->dec.error, &v);
   f->stats.decode_errors[e.err.kind]++;
-  e.stopped = sub.stop;
+  e.stopped = v.stop;
   record_error (r, f, &e);
-  if (sub.stop)
+  if (v.stop)
     return false;
-  if (r->cfg.policy.policy == POLICY_IGNORE)
-    f->stats.dropped = true;
+  f->stats.dropped |= v.lost;
   o.off = NULL;
+  o.n = NULL;
   o.base = e.offset;
   o.lines = f->dec.newlines;
-  o.replaces_decode_error = true;
-  return emit (r, f, sub.cp, sub.len, &o, false);
+  o.replaced = &e.err;
+  return emit (r, f, v.cp, v.len, &o);
 }
 
 /* The first file decides whether its signature is carried (--bom=auto).  */
@@ -392,14 +433,51 @@ decide_bom (struct run *r, bool signature)
               ? BOMS_WANTED : BOMS_NONE);
 }
 
+/* Once -f auto has detected the input's form, read it with its fast
+   path.  */
+static void
+resolve (struct run *r, struct file *f)
+{
+  struct detection det;
+  if (decoder_detected (&f->dec, &det))
+    {
+      f->reads = det.codec;
+      f->fast = fast_select (det.codec, r->cfg.to);
+    }
+}
+
+/* Let the fast path convert what it can of IN[POS..N).  Returns the new
+   position.  */
+static size_t
+convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
+              size_t n)
+{
+  size_t produced, used;
+  uint64_t newlines;
+
+  make_room (r, FAST_ROOM);
+  used = f->fast (in + pos, n - pos, r->out + r->out_len,
+                  OUT_CAP - r->out_len, &produced, &newlines);
+  /* The fast path bypasses the decoder, which counts the characters
+     otherwise.  */
+  if (r->cfg.report)
+    f->stats.chars += codec_count_chars (f->reads, in + pos, used);
+  r->out_len += produced;
+  f->dec.newlines += newlines;
+  return pos + used;
+}
+
 /* Convert IN[0..N) of file F, which starts at offset BASE of the file.
    Returns false when a strict error stopped the file.  */
 static bool
 convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
                 uint64_t base, bool last)
 {
+  struct pivot *p = &r->pivot;
   size_t pos = 0;
 
+  f->buf = in;
+  f->buf_base = base;
   for (;;)
     {
       struct origin o;
@@ -409,60 +487,42 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
 
       /* A fast path takes what it can once the file has started, when
          nothing is held back in the decoder, the encoder or the BOM.  */
-      if (r->fast && pos < n && !f->at_start
+      if (f->fast && pos < n && !f->at_start
           && !decoder_holds_input (&f->dec)
           && r->bom != BOMS_WANTED && r->enc.pending == 0)
         {
-          size_t produced, used;
-          uint64_t newlines;
-          if (OUT_CAP - r->out_len < FAST_ROOM)
-            write_out (r);
-          used = r->fast (in + pos, n - pos, r->out + r->out_len,
-                          OUT_CAP - r->out_len, &produced, &newlines);
-          /* The fast path bypasses the decoder, which counts the
-             characters otherwise.  */
-          if (r->cfg.report)
-            f->stats.chars += codec_count_chars (r->fast_from, in + pos,
-                                                 used);
-          pos += used;
-          r->out_len += produced;
-          f->dec.newlines += newlines;
+          pos = convert_fast (r, f, in, pos, n);
           if (pos < n && OUT_CAP - r->out_len < FAST_ROOM)
             continue;
         }
 
       len = n - pos;
-      if (r->fast && SCALAR_WINDOW < len)
+      if (f->fast && SCALAR_WINDOW < len)
         {
           len = SCALAR_WINDOW;
           part_last = false;
         }
-      r->pivot.len = 0;
+      p->len = 0;
       o.lines = f->dec.newlines;
-      st = r->cfg.from->decode (&f->dec, in + pos, &len, part_last,
-                                &r->pivot);
-      o.off = r->pivot.off;
+      st = r->cfg.from->decode (&f->dec, in + pos, &len, part_last, p);
+      if (!f->reads)
+        resolve (r, f);
       o.base = base + pos;
-      o.replaces_decode_error = false;
-      if (f->at_start && (r->pivot.len > 0 || st == DECODE_MALFORMED))
+      if (f->at_start && (p->len > 0 || st == DECODE_MALFORMED))
         {
-          bool sig = (r->pivot.len > 0 && r->pivot.cp[0] == 0xFEFF
-                      && o.base + (uint64_t) r->pivot.off[0] == 0);
+          bool sig = (p->len > 0 && p->cp[0] == 0xFEFF
+                      && o.base + (uint64_t) p->off[0] == 0);
           f->at_start = false;
           if (!r->any_file)
             decide_bom (r, sig);
           skip = sig;
           f->stats.bom_seen = sig;
         }
-      f->stats.chars += r->pivot.len - skip;
-      /* -f auto has decided on a codec that may have a fast path.  */
-      if (f->dec.codec != r->fast_from)
-        {
-          r->fast = fast_select (f->dec.codec, r->cfg.to);
-          r->fast_from = f->dec.codec;
-        }
-      if (!emit (r, f, r->pivot.cp + skip, r->pivot.len - skip,
-                 &(struct origin) { o.off + skip, o.base, o.lines, false }, false))
+      f->stats.chars += p->len - skip;
+      o.off = p->off + skip;
+      o.n = p->n + skip;
+      o.replaced = NULL;
+      if (!emit (r, f, p->cp + skip, p->len - skip, &o))
         return false;
       pos += len;
       if (st == DECODE_MALFORMED)
@@ -487,13 +547,8 @@ keep_stats (struct run *r, struct file *f, uint64_t bytes_in,
   /* --check writes nothing.  */
   if (r->out_fd < 0 && !r->write)
     s->bytes_out = s->bom_written = 0;
-  if (f->dec.detect.how != DETECT_UNDECIDED)
-    {
-      s->detected = f->dec.codec;
-      s->how = f->dec.detect.how;
-      s->fallback_seqs = f->dec.detect.fallback_seqs;
-      s->fallback_bytes = f->dec.detect.fallback_bytes;
-    }
+  if (!decoder_detected (&f->dec, &s->detected))
+    s->detected.codec = NULL;
   r->last_stats = *s;
 }
 
@@ -503,26 +558,39 @@ pipeline_file_stats (struct run const *r, struct file_stats *s)
   *s = r->last_stats;
 }
 
+/* End the file F, which held BYTES_IN bytes, and started at OUT_START
+   bytes of output: its statistics are kept, and the decoder and the
+   encoder are ready for the next file.  */
+static void
+end_file (struct run *r, struct file *f, uint64_t bytes_in,
+          uint64_t out_start)
+{
+  keep_stats (r, f, bytes_in, out_start);
+  encoder_release (&r->enc);
+  encoder_init (&r->enc, r->cfg.to);
+  decoder_release (&f->dec);
+}
+
 enum file_result
 pipeline_convert_fd (struct run *r, int fd, char const *name)
 {
-  struct file f;
+  struct file *f = xzalloc (sizeof *f);
   uint64_t base = 0, out_start = r->out_total + r->out_len;
   bool ok = true, last = false;
   struct readahead *ra = NULL;
+  enum file_result result;
 
-  memset (&f, 0, sizeof f);
-  f.name = name;
-  f.at_start = true;
-  decoder_init (&f.dec, r->cfg.from);
-  f.dec.lone_surrogates_ok
+  f->name = name;
+  f->at_start = true;
+  decoder_init (&f->dec, r->cfg.from);
+  f->dec.lone_surrogates_ok
     = (!r->cfg.well_formed_input
        && (r->cfg.policy.policy == POLICY_SURROGATEESCAPE
            || (r->cfg.to->flags & CODEC_SURROGATE_CARRIER) != 0));
-  if (f.dec.codec != r->fast_from)
+  if (!(r->cfg.from->flags & CODEC_WRAPPER))
     {
-      r->fast = fast_select (f.dec.codec, r->cfg.to);
-      r->fast_from = f.dec.codec;
+      f->reads = r->cfg.from;
+      f->fast = fast_select (f->reads, r->cfg.to);
     }
 
   while (ok && !last && r->write_errno == 0)
@@ -536,23 +604,22 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
         ra = readahead_start (fd, r->cfg.block_size, in, n);
       if (n == SAFE_READ_ERROR)
         {
-          f.stats.sys_errno = errno;
+          f->stats.sys_errno = errno;
           flush_encoder (r);
           write_out (r);
-          encoder_release (&r->enc);
-          encoder_init (&r->enc, r->cfg.to);
-          decoder_release (&f.dec);
           /* A file that could not be read at all does not decide the
              BOM; one that was cut short by a read error did.  */
-          if (!f.at_start)
+          if (!f->at_start)
             r->any_file = true;
-          keep_stats (r, &f, base, out_start);
+          end_file (r, f, base, out_start);
           if (ra)
             readahead_stop (ra);
+          free (f);
           return FILE_READ_ERROR;
         }
       last = n == 0;
-      ok = convert_buffer (r, &f, in, n, base, last);
+      ok = convert_buffer (r, f, in, n, base, last);
+      keep_history (f, in, n, base);
       base += n;
       if (!ok || last)
         flush_encoder (r);
@@ -565,19 +632,19 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   if (!r->any_file)
     decide_bom (r, false);
   r->any_file = true;
-  encoder_release (&r->enc);
-  encoder_init (&r->enc, r->cfg.to);
-  decoder_release (&f.dec);
-  keep_stats (r, &f, base, out_start);
+  end_file (r, f, base, out_start);
 
   if (r->write_errno)
     {
       r->last_stats.sys_errno = r->write_errno;
-      return FILE_WRITE_ERROR;
+      result = FILE_WRITE_ERROR;
     }
-  if (f.stats.stopped)
-    return FILE_STOPPED;
-  return f.stats.dropped ? FILE_DROPPED : FILE_OK;
+  else if (f->stats.stopped)
+    result = FILE_STOPPED;
+  else
+    result = f->stats.dropped ? FILE_DROPPED : FILE_OK;
+  free (f);
+  return result;
 }
 
 void
@@ -588,6 +655,7 @@ pipeline_finish (struct run *r)
   free (r->in);
   free (r->pivot.cp);
   free (r->pivot.off);
+  free (r->pivot.n);
   free (r->out);
   free (r);
 }
@@ -605,6 +673,7 @@ pipeline_find_binary (struct codec const *from, uint8_t const *buf,
   enum { CAP = 1024 };
   ucs4_t cp[CAP];
   int64_t off[CAP];
+  uint8_t nb[CAP];
   struct pivot p;
   struct decoder d;
   size_t pos = 0;
@@ -612,6 +681,7 @@ pipeline_find_binary (struct codec const *from, uint8_t const *buf,
 
   p.cp = cp;
   p.off = off;
+  p.n = nb;
   p.cap = CAP;
   decoder_init (&d, from);
   /* Only the characters count: nothing here is an error.  */

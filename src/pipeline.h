@@ -63,11 +63,8 @@ struct file_stats
   int sys_errno;                /* Of a read or write error.  */
   unsigned int bom_seen;        /* A signature at the start of the file.  */
   unsigned int bom_written;     /* The output's BOM, written with it.  */
-  /* -f auto only: the detected codec (NULL otherwise) and how.  */
-  struct codec const *detected;
-  enum detect_how how;
-  uint64_t fallback_seqs;
-  uint64_t fallback_bytes;
+  /* -f auto only: what it detected (codec NULL otherwise).  */
+  struct detection detected;
 };
 
 /* Where the output goes instead of a file descriptor: a function that

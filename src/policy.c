@@ -49,7 +49,7 @@ policy_verb (enum policy p)
 /* Append the UTF-8 text S[0..N) to SUB as values.  Formats are checked
    to be valid UTF-8 before use, so a simple decoder is enough.  */
 static void
-append_text (struct substitution *sub, char const *s, size_t n)
+append_text (struct verdict *sub, char const *s, size_t n)
 {
   size_t i = 0;
   while (i < n && sub->len < sizeof sub->cp / sizeof sub->cp[0])
@@ -69,7 +69,7 @@ append_text (struct substitution *sub, char const *s, size_t n)
    \Uhhhhhhhh, written without snprintf, which would cost more than all
    the rest of the handling of an error.  */
 static void
-append_escape (struct substitution *sub, char letter, int digits,
+append_escape (struct verdict *sub, char letter, int digits,
                ucs4_t value)
 {
   static char const hex[] = "0123456789abcdef";
@@ -86,7 +86,7 @@ append_escape (struct substitution *sub, char letter, int digits,
 
 /* Format VALUE with FMT, a format that policy_format_ok accepted.  */
 static void
-append_formatted (struct substitution *sub, char const *fmt, ucs4_t value)
+append_formatted (struct verdict *sub, char const *fmt, ucs4_t value)
 {
   char buf[SUBST_UNIT_MAX + 1];
   int n;
@@ -186,78 +186,89 @@ policy_format_ok (char const *fmt)
 }
 
 static void
-clear (struct substitution *sub)
+clear (struct verdict *v)
 {
-  sub->stop = false;
-  sub->raw_byte = -1;
-  sub->len = 0;
+  v->stop = false;
+  v->error = true;
+  v->lost = false;
+  v->raw_byte = -1;
+  v->len = 0;
 }
 
 void
 policy_decode_error (struct policy_config const *cfg,
-                     struct codec_error const *err, struct substitution *sub)
+                     struct codec_error const *err, struct verdict *v)
 {
   unsigned int i;
 
-  clear (sub);
+  clear (v);
   switch (cfg->policy)
     {
     case POLICY_STRICT:
-      sub->stop = true;
+      v->stop = true;
       break;
     case POLICY_REPLACE:
-      sub->cp[sub->len++] = 0xFFFD;
+      v->cp[v->len++] = 0xFFFD;
       break;
     case POLICY_ESCAPE:
       for (i = 0; i < err->len; i++)
         if (cfg->byte_fmt)
-          append_formatted (sub, cfg->byte_fmt, err->bytes[i]);
+          append_formatted (v, cfg->byte_fmt, err->bytes[i]);
         else
-          append_escape (sub, 'x', 2, err->bytes[i]);
+          append_escape (v, 'x', 2, err->bytes[i]);
       break;
     case POLICY_SURROGATEESCAPE:
       /* PEP 383: only bytes 0x80..0xFF can be escaped; an error holding
          any other byte is handled as under strict, as in Python.  */
       for (i = 0; i < err->len; i++)
         if (err->bytes[i] < 0x80)
-          sub->stop = true;
-      if (!sub->stop)
+          v->stop = true;
+      if (!v->stop)
         for (i = 0; i < err->len; i++)
-          sub->cp[sub->len++] = 0xDC00 + err->bytes[i];
+          v->cp[v->len++] = 0xDC00 + err->bytes[i];
       break;
     case POLICY_IGNORE:
+      v->lost = true;
       break;
     }
 }
 
 void
 policy_encode_error (struct policy_config const *cfg, ucs4_t c,
-                     bool unicode_out, bool byte_out,
-                     struct substitution *sub)
+                     unsigned int to_flags, bool replacement,
+                     struct verdict *v)
 {
-  clear (sub);
+  clear (v);
   switch (cfg->policy)
     {
     case POLICY_STRICT:
-      sub->stop = true;
+      v->stop = true;
       break;
     case POLICY_REPLACE:
-      sub->cp[sub->len++] = unicode_out ? 0xFFFD : '?';
+      v->cp[v->len++] = to_flags & CODEC_UNICODE ? 0xFFFD : '?';
       break;
     case POLICY_ESCAPE:
       if (cfg->unicode_fmt)
-        append_formatted (sub, cfg->unicode_fmt, c);
+        append_formatted (v, cfg->unicode_fmt, c);
       else
-        append_escape (sub, (c < 0x100 ? 'x' : c < 0x10000 ? 'u' : 'U'),
+        append_escape (v, (c < 0x100 ? 'x' : c < 0x10000 ? 'u' : 'U'),
                        (c < 0x100 ? 2 : c < 0x10000 ? 4 : 8), c);
       break;
     case POLICY_SURROGATEESCAPE:
-      if (byte_out && 0xDC80 <= c && c <= 0xDCFF)
-        sub->raw_byte = (int) (c - 0xDC00);
+      /* A byte that surrogateescape escaped goes back as that byte, to a
+         byte-oriented output.  */
+      if (!(to_flags & CODEC_WIDE_UNITS) && 0xDC80 <= c && c <= 0xDCFF)
+        v->raw_byte = (int) (c - 0xDC00);
       else
-        sub->stop = true;
+        v->stop = true;
       break;
     case POLICY_IGNORE:
+      v->lost = true;
       break;
     }
+  /* The replacement of a decoding error that the output cannot hold
+     either (U+FFFD as '?'), and an escaped byte going back, are no
+     second error: nothing to count or report, unless it stops.  */
+  if (!v->stop && (replacement || v->raw_byte >= 0))
+    v->error = false;
 }

@@ -26,11 +26,14 @@ struct policy_config
 /* The longest text one substituted byte or character may become.  */
 enum { SUBST_UNIT_MAX = 64 };
 
-/* What an error becomes: values to encode, or a raw byte to write, or a
-   stop.  */
-struct substitution
+/* The whole verdict on one error: stop, or what to write instead (values
+   to encode, a raw byte), and what it counts as.  */
+struct verdict
 {
   bool stop;                    /* Handle as strict: stop here.  */
+  bool error;                   /* A data error, to count and report (an
+                                   escaped byte going back is none).  */
+  bool lost;                    /* Input is lost: `ignore' dropped it.  */
   int raw_byte;                 /* >= 0: write this byte as it is.  */
   size_t len;
   ucs4_t cp[MAX_ERROR_BYTES * SUBST_UNIT_MAX];
@@ -48,15 +51,16 @@ char const *policy_verb (enum policy);
    precision) and any number of %%.  */
 bool policy_format_ok (char const *fmt);
 
+/* The verdict on the decoding error ERR.  */
 void policy_decode_error (struct policy_config const *,
-                          struct codec_error const *,
-                          struct substitution *);
+                          struct codec_error const *err, struct verdict *);
 
-/* C cannot be encoded in the output; UNICODE_OUT says whether the output
-   is a Unicode form (U+FFFD rather than '?'); BYTE_OUT whether a raw byte
-   can be written (byte-oriented output).  */
+/* The verdict on C, which the output encoding, whose flags are TO_FLAGS,
+   cannot encode.  REPLACEMENT says that C stands for a decoding error
+   (replace's U+FFFD, surrogateescape's U+DCxx), which is counted
+   already.  */
 void policy_encode_error (struct policy_config const *, ucs4_t c,
-                          bool unicode_out, bool byte_out,
-                          struct substitution *);
+                          unsigned int to_flags, bool replacement,
+                          struct verdict *);
 
 #endif

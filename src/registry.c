@@ -29,8 +29,8 @@ registry_find (char const *name)
 {
   size_t i;
   /* -f auto is a decoder, not an encoding: not in the list.  */
-  if (strcasecmp (name, codec_auto.name) == 0)
-    return &codec_auto;
+  if (strcasecmp (name, codec_auto->name) == 0)
+    return codec_auto;
   for (i = 0; i < CODEC_COUNT; i++)
     {
       char const *const *a;
@@ -54,7 +54,7 @@ struct codec const *
 registry_lookup_translit (char const *name)
 {
   struct codec const *c = registry_lookup (name);
-  if (!c || c == &codec_auto || (c->flags & CODEC_UNICODE))
+  if (!c || c == codec_auto || (c->flags & CODEC_UNICODE))
     return c;
   /* A built-in legacy codec still encodes what it can, exactly.  */
   return iconv_bridge_find (c->name, true,

@@ -87,7 +87,8 @@ json_bytes (struct json *j, char const *k, uint8_t const *s, size_t n)
   enum { CAP = 256 };
   ucs4_t cp[CAP];
   int64_t off[CAP];
-  struct pivot p = { cp, off, 0, CAP };
+  uint8_t nb[CAP];
+  struct pivot p = { cp, off, nb, 0, CAP };
   struct decoder d;
   size_t pos = 0;
 

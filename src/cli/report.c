@@ -134,8 +134,8 @@ static void
 print_fallbacks (FILE *out, struct file_stats const *s)
 {
   fputs (", ", out);
-  count (out, s->fallback_seqs, "CP1252 fallback");
-  fprintf (out, " (%" PRIu64 " B)", s->fallback_bytes);
+  count (out, s->detected.fallback_seqs, "CP1252 fallback");
+  fprintf (out, " (%" PRIu64 " B)", s->detected.fallback_bytes);
 }
 
 static void
@@ -153,12 +153,12 @@ text_file (struct report *r, char const *name, struct file_outcome const *o)
   if (s)
     {
       print_counts (out, r, s, o->written, s->bom_seen);
-      if (s->detected)
+      if (s->detected.codec)
         {
-          fprintf (out, ", detected %s (%s)", s->detected->name,
-                   detect_how_text (s->how));
+          fprintf (out, ", detected %s (%s)", s->detected.codec->name,
+                   detect_how_text (s->detected.how));
           /* The fallback applies to UTF-8 only.  */
-          if (s->detected == &codec_utf8)
+          if (s->detected.codec == &codec_utf8)
             print_fallbacks (out, s);
         }
     }
@@ -212,12 +212,14 @@ json_file (struct report *r, char const *name, struct file_outcome const *o)
   if (s)
     {
       json_counts (&j, s, o->written);
-      if (s->detected)
+      if (s->detected.codec)
         {
-          json_string (&j, "detected", s->detected->name);
-          json_string (&j, "detected_by", detect_how_text (s->how));
-          json_uint (&j, "cp1252_fallbacks", s->fallback_seqs);
-          json_uint (&j, "cp1252_fallback_bytes", s->fallback_bytes);
+          json_string (&j, "detected", s->detected.codec->name);
+          json_string (&j, "detected_by",
+                       detect_how_text (s->detected.how));
+          json_uint (&j, "cp1252_fallbacks", s->detected.fallback_seqs);
+          json_uint (&j, "cp1252_fallback_bytes",
+                     s->detected.fallback_bytes);
         }
     }
   json_end (&j);
@@ -241,18 +243,18 @@ add (struct report *r, struct file_stats const *s, bool written)
       r->sum.bom_written += s->bom_written;
       r->bom_seen_written += s->bom_seen;
     }
-  r->sum.fallback_seqs += s->fallback_seqs;
-  r->sum.fallback_bytes += s->fallback_bytes;
-  if (s->detected)
+  r->sum.detected.fallback_seqs += s->detected.fallback_seqs;
+  r->sum.detected.fallback_bytes += s->detected.fallback_bytes;
+  if (s->detected.codec)
     {
       unsigned int i;
       r->any_detected = true;
       for (i = 0; i < r->ndetected; i++)
-        if (r->detected[i].codec == s->detected)
+        if (r->detected[i].codec == s->detected.codec)
           break;
       if (i == r->ndetected && i < DETECTED_MAX)
         {
-          r->detected[i].codec = s->detected;
+          r->detected[i].codec = s->detected.codec;
           r->ndetected++;
         }
       if (i < r->ndetected)

@@ -563,5 +563,6 @@ main (int argc, char **argv)
   start_report_and_progress (&cfg, want_report, want_progress, entries,
                              nentries);
   status = batch_run (&cfg, entries, nentries);
+  walk_free (entries, nentries);
   return walk_trouble ? EXIT_TROUBLE : status;
 }

@@ -148,3 +148,13 @@ walk_expand (char *const *files, size_t nfiles, size_t *nout,
   *nout = l.len;
   return l.e;
 }
+
+void
+walk_free (struct walk_entry *e, size_t n)
+{
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (e[i].kind != WALK_OPERAND)
+      free (e[i].name);
+  free (e);
+}

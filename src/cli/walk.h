@@ -39,4 +39,7 @@ struct walk_entry *walk_operands (char *const *files, size_t nfiles);
 struct walk_entry *walk_expand (char *const *files, size_t nfiles,
                                 size_t *nout, bool *trouble);
 
+/* Free ENTRIES[0..N), from walk_operands or walk_expand.  */
+void walk_free (struct walk_entry *entries, size_t n);
+
 #endif

@@ -187,16 +187,17 @@ convert (iconv_t cd, uint8_t const *s, size_t len, uint8_t *out,
   return room - ol;
 }
 
-/* Push the values in OUT[0..BYTES) to P with the offset REL.  */
+/* Push the values in OUT[0..BYTES) to P with the offset REL: they came
+   from the N input bytes there, which the first value is given.  */
 static void
 push_values (struct decoder *d, struct pivot *p, uint8_t const *out,
-             size_t bytes, int64_t rel)
+             size_t bytes, int64_t rel, size_t n)
 {
   size_t k, len = p->len;
   for (k = 0; k + 4 <= bytes; k += 4)
     {
       ucs4_t c = get32le (out + k);
-      STEP_PUSH (p, len, c, rel, d);
+      STEP_PUSH (p, len, c, rel, k ? 0 : n, d);
     }
   p->len = len;
 }
@@ -252,7 +253,7 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
                                : BRIDGE_MAX_VALUES);
               iconv (cd, NULL, NULL, &op, &ol);
               push_values (d, p, out, (size_t) ((uint8_t *) op - out),
-                           (int64_t) n - h->prefix);
+                           (int64_t) n - h->prefix, (size_t) h->prefix);
               h->prefix = 0;
             }
           break;
@@ -324,7 +325,8 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
         }
       else if (bytes > 0)
         {
-          push_values (d, p, out, bytes, rel - h->prefix);
+          push_values (d, p, out, bytes, rel - h->prefix,
+                       used + (size_t) h->prefix);
           h->prefix = 0;
         }
 

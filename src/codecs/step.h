@@ -34,11 +34,15 @@ enum
   STEP_UNENCODABLE = -1
 };
 
-#define STEP_PUSH(p, len, c, o, d)                      \
+/* Append the value C, which came from the NBYTES input bytes at offset
+   O, to the pivot P, whose length is LEN, and count it if it is a
+   newline.  */
+#define STEP_PUSH(p, len, c, o, nbytes, d)              \
   do                                                    \
     {                                                   \
       (p)->cp[len] = (c);                               \
       (p)->off[len] = (o);                              \
+      (p)->n[len] = (uint8_t) (nbytes);                 \
       (len)++;                                          \
       (d)->newlines += (c) == 0x0A;                     \
     }                                                   \
@@ -92,7 +96,7 @@ step_error (struct decoder *d, uint8_t const *s, unsigned int len,
             goto done;                                                       \
           }                                                                  \
         if (r > 0)                                                           \
-          STEP_PUSH (p, len, c, (int64_t) i - cl, d);                        \
+          STEP_PUSH (p, len, c, (int64_t) i - cl, r, d);                     \
         else                                                                 \
           {                                                                  \
             r = -r;                                                          \
@@ -126,7 +130,7 @@ step_error (struct decoder *d, uint8_t const *s, unsigned int len,
             do                                                               \
               {                                                              \
                 c = in[i];                                                   \
-                STEP_PUSH (p, len, c, (int64_t) i, d);                       \
+                STEP_PUSH (p, len, c, (int64_t) i, 1, d);                    \
                 i++;                                                         \
               }                                                              \
             while (i < end && in[i] < 0x80);                                 \
@@ -135,7 +139,7 @@ step_error (struct decoder *d, uint8_t const *s, unsigned int len,
         r = STEP (d, in + i, n - i, last, &c, &kind);                        \
         if (r > 0)                                                           \
           {                                                                  \
-            STEP_PUSH (p, len, c, (int64_t) i, d);                           \
+            STEP_PUSH (p, len, c, (int64_t) i, r, d);                        \
             i += (unsigned int) r;                                           \
           }                                                                  \
         else if (r == STEP_TOOFEW)                                           \

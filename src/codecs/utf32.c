@@ -78,19 +78,19 @@ static char const *const utf32_aliases[] = { "UTF32", NULL };
 
 struct codec const codec_utf32le = {
   "UTF-32LE", utf32le_aliases, utf32_decode, utf32_encode, NULL,
-  CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS,
+  CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS | CODEC_UNITS_32,
   ENDIAN_LITTLE, NULL
 };
 
 struct codec const codec_utf32be = {
   "UTF-32BE", utf32be_aliases, utf32_decode, utf32_encode, NULL,
-  CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS,
+  CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS | CODEC_UNITS_32,
   ENDIAN_BIG, NULL
 };
 
 struct codec const codec_utf32 = {
   "UTF-32", utf32_aliases, utf32_decode, utf32_encode, NULL,
-  CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS
+  CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS | CODEC_UNITS_32
   | CODEC_BOM_ALWAYS,
   ENDIAN_LITTLE, &codec_utf32be
 };

@@ -160,7 +160,8 @@ decode_chunks (struct codec const *c, bool lone_ok, uint8_t const *s,
   struct decoder d;
   ucs4_t cp[64];
   int64_t off[64];
-  struct pivot p = { cp, off, 0, pivcap };
+  uint8_t nb[64];
+  struct pivot p = { cp, off, nb, 0, pivcap };
   size_t count = 0, base = 0, chunk, calls = 0;
   uint64_t newlines = 0;
 
@@ -484,7 +485,8 @@ check_well_formed (struct codec const *to, struct outcome const *o,
       size_t len = o->outlen, cap = o->outlen + 1;
       ucs4_t *cp = malloc (cap * sizeof *cp);
       int64_t *off = malloc (cap * sizeof *off);
-      struct pivot p = { cp, off, 0, cap };
+      uint8_t *nb = malloc (cap);
+      struct pivot p = { cp, off, nb, 0, cap };
       enum decode_status st;
       decoder_init (&d, to);
       d.lone_surrogates_ok = (to->flags & CODEC_SURROGATE_CARRIER) != 0;
@@ -494,6 +496,7 @@ check_well_formed (struct codec const *to, struct outcome const *o,
              policy_name (pol));
       free (cp);
       free (off);
+      free (nb);
     }
 }
 

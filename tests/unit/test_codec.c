@@ -261,13 +261,15 @@ decode_cuts (struct collect *c, struct codec const *cd, bool lone_ok,
      reported (pivot-overflow) rather than corrupting the heap.  */
   ucs4_t *cp = malloc ((pcap + 256) * sizeof *cp);
   int64_t *off = malloc ((pcap + 256) * sizeof *off);
+  uint8_t *nb = malloc (pcap + 256);
   struct pivot p;
   size_t k, start = 0, nchunks = ncuts + 1 + final_empty;
 
-  if (!cp || !off)
+  if (!cp || !off || !nb)
     abort ();
   p.cp = cp;
   p.off = off;
+  p.n = nb;
   p.len = 0;
   p.cap = pcap;
   memset (c, 0, sizeof *c);
@@ -289,6 +291,7 @@ decode_cuts (struct collect *c, struct codec const *cd, bool lone_ok,
     proto (c, "newline-count");
   free (cp);
   free (off);
+  free (nb);
 }
 
 static void
@@ -425,7 +428,8 @@ covers_input (struct codec const *cd, bool lone_ok, uint8_t const *in,
 {
   ucs4_t cp[128];
   int64_t off[128];
-  struct pivot p = { cp, off, 0, COUNT (cp) };
+  uint8_t nb[128];
+  struct pivot p = { cp, off, nb, 0, COUNT (cp) };
   struct decoder d;
   struct encoder e;
   struct codec re;
@@ -996,7 +1000,8 @@ test_decode_contract (void)
 {
   ucs4_t cp[4] = { 0x1234, 0, 0, 0 };
   int64_t off[4] = { 77, 0, 0, 0 };
-  struct pivot p = { cp, off, 1, 4 };
+  uint8_t nb[4] = { 1, 0, 0, 0 };
+  struct pivot p = { cp, off, nb, 1, 4 };
   struct decoder d;
   struct codec const *u8 = codec ("UTF-8");
   size_t n;
@@ -1309,7 +1314,7 @@ test_registry (void)
 /* Policies.  */
 
 static char const *
-values_text (struct substitution const *s)
+values_text (struct verdict const *s)
 {
   static char buf[1024];
   size_t i, o = 0;
@@ -1322,7 +1327,7 @@ values_text (struct substitution const *s)
 
 /* True if SUB holds exactly the ASCII text TEXT as values.  */
 static bool
-sub_is_text (struct substitution const *sub, char const *text)
+sub_is_text (struct verdict const *sub, char const *text)
 {
   size_t i, n = strlen (text);
   if (sub->stop || sub->raw_byte >= 0 || sub->len != n)
@@ -1346,7 +1351,7 @@ test_policy (void)
   };
   struct policy_config cfg = { POLICY_STRICT, NULL, NULL };
   struct codec_error err;
-  struct substitution sub;
+  struct verdict sub;
   size_t i;
   enum policy p;
 
@@ -1486,8 +1491,10 @@ test_policy (void)
         cfg.policy = cases[i].policy;
         cfg.byte_fmt = NULL;
         cfg.unicode_fmt = cases[i].fmt;
-        policy_encode_error (&cfg, cases[i].c, cases[i].unicode_out,
-                             cases[i].byte_out, &sub);
+        policy_encode_error (&cfg, cases[i].c,
+                             (cases[i].unicode_out ? CODEC_UNICODE : 0)
+                             | (cases[i].byte_out ? 0 : CODEC_WIDE_UNITS),
+                             false, &sub);
         if (cases[i].raw == -2)
           good = sub.stop && sub.len == 0;
         else if (cases[i].raw >= 0)

@@ -82,7 +82,8 @@ reference_valid_len (uint8_t const *s, size_t n)
   struct decoder d;
   ucs4_t cp[512];
   int64_t off[512];
-  struct pivot p = { cp, off, 0, 512 };
+  uint8_t nb[512];
+  struct pivot p = { cp, off, nb, 0, 512 };
   size_t len = n;
   enum decode_status st;
 
@@ -104,7 +105,8 @@ reference_convert (uint8_t const *s, size_t n, char const *from,
   struct encoder e;
   ucs4_t *cp = malloc ((n + 1) * sizeof *cp);
   int64_t *off = malloc ((n + 1) * sizeof *off);
-  struct pivot p = { cp, off, 0, n + 1 };
+  uint8_t *nb = malloc (n + 1);
+  struct pivot p = { cp, off, nb, 0, n + 1 };
   uint8_t *out = malloc (4 * n + MAX_ENCODED);
   size_t len = n, count, o = 0;
 
@@ -116,6 +118,7 @@ reference_convert (uint8_t const *s, size_t n, char const *from,
   t->encode (&e, cp, &count, out, &o, 4 * n + MAX_ENCODED);
   free (cp);
   free (off);
+  free (nb);
   *outlen = o;
   return out;
 }
@@ -201,7 +204,8 @@ check_utf16_kernel (uint8_t const *s, size_t units, bool big)
   struct decoder d;
   ucs4_t cp[700];
   int64_t off[700];
-  struct pivot p = { cp, off, 0, 700 };
+  uint8_t nb[700];
+  struct pivot p = { cp, off, nb, 0, 700 };
   size_t len = 2 * units, want, used, produced, rlen;
   uint64_t nl;
   uint8_t *out = malloc (3 * units + 1), *ref;
@@ -309,7 +313,8 @@ fast_want (struct codec const *from, struct codec const *to,
           struct decoder d;
           ucs4_t cp[4];
           int64_t off[4];
-          struct pivot p = { cp, off, 0, 4 };
+          uint8_t nb[4];
+          struct pivot p = { cp, off, nb, 0, 4 };
           size_t len = 1;
           decoder_init (&d, from);
           if (from->decode (&d, s + i, &len, true, &p) != DECODE_INPUT_EMPTY
@@ -388,7 +393,8 @@ check_fast_path (char const *from, char const *to, uint8_t const *s,
       struct decoder d;
       ucs4_t cp[300];
       int64_t off[300];
-      struct pivot p = { cp, off, 0, 300 };
+      uint8_t nb[300];
+      struct pivot p = { cp, off, nb, 0, 300 };
       size_t len = n, want = n;
       decoder_init (&d, f);
       if (f->decode (&d, s, &len, true, &p) == DECODE_MALFORMED)

@@ -32,6 +32,7 @@ decode_split (struct codec const *c, uint8_t const *in, size_t n,
   struct decoder d;
   ucs4_t cp[MAX_VALUES];
   int64_t off[MAX_VALUES];
+  uint8_t nb[MAX_VALUES];
   size_t bounds[3] = { 0, split, n }, k;
   int chunk;
 
@@ -43,7 +44,7 @@ decode_split (struct codec const *c, uint8_t const *in, size_t n,
       bool last = chunk == 1;
       for (;;)
         {
-          struct pivot p = { cp, off, 0, 3 };
+          struct pivot p = { cp, off, nb, 0, 3 };
           size_t len = end - pos;
           enum decode_status st = c->decode (&d, in + pos, &len, last, &p);
           for (k = 0; k < p.len && r->n < MAX_VALUES; k++, r->n++)

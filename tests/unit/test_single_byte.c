@@ -57,7 +57,8 @@ decode_byte (struct codec const *c, uint8_t b)
   struct decoder d;
   ucs4_t cp[4];
   int64_t off[4];
-  struct pivot p = { cp, off, 0, 4 };
+  uint8_t nb[4];
+  struct pivot p = { cp, off, nb, 0, 4 };
   size_t len = 1;
   enum decode_status st;
   long r = -2;
@@ -133,6 +134,7 @@ test_codec (char const *name)
     uint8_t all[256];
     ucs4_t cp[256];
     int64_t off[256];
+    uint8_t nb[256];
     struct decoder d;
     size_t pos = 0, got = 0;
     bool same = true;
@@ -141,7 +143,7 @@ test_codec (char const *name)
     decoder_init (&d, c);
     while (pos < 256 && same)
       {
-        struct pivot p = { cp + got, off + got, 0, 256 - got };
+        struct pivot p = { cp + got, off + got, nb + got, 0, 256 - got };
         size_t len = 256 - pos;
         enum decode_status st = c->decode (&d, all + pos, &len, true, &p);
         size_t k;

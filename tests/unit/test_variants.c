@@ -89,6 +89,7 @@ run_decode (struct codec const *c, uint8_t const *in, size_t n,
   struct decoder d;
   ucs4_t cp[MAX_IN];
   int64_t off[MAX_IN];
+  uint8_t nb[MAX_IN];
   size_t chunk, start = 0;
   int guard = 0;
 
@@ -102,7 +103,7 @@ run_decode (struct codec const *c, uint8_t const *in, size_t n,
       size_t pos = 0;
       for (;;)
         {
-          struct pivot p = { cp, off, 0, cap };
+          struct pivot p = { cp, off, nb, 0, cap };
           size_t len = end - start - pos, k;
           enum decode_status st = c->decode (&d, in + start + pos, &len,
                                              last, &p);
@@ -497,7 +498,8 @@ round_trip (struct codec const *c, ucs4_t const *cp, size_t n,
   uint8_t bytes[16 * 64];
   ucs4_t back[128];
   int64_t off[128];
-  struct pivot p = { back, off, 0, 128 };
+  uint8_t nb[128];
+  struct pivot p = { back, off, nb, 0, 128 };
   size_t blen = 0, count = n, pos = 0;
 
   encoder_init (&e, c);
