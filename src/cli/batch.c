@@ -39,6 +39,7 @@ enum
 /* A file's outcome, waiting to be reported in order.  */
 struct record
 {
+  struct record *next;          /* The file after it.  */
   char const *name;
   struct file_outcome o;
   struct file_stats stats;
@@ -62,8 +63,9 @@ struct batch
   struct run *run;
   int status;
   uint8_t *window;              /* BINARY_WINDOW bytes.  */
-  struct record **records;      /* Not reported yet, in order.  */
-  size_t nrecords, records_cap;
+  struct record *first;         /* The records not reported yet, in */
+  struct record **last;         /* order: a queue.  */
+  size_t nrecords;
   struct seen *seen;
   size_t nseen, seen_cap;       /* SEEN_CAP is a power of 2.  */
   int out_fd;                   /* BATCH_STREAM's output.  */
@@ -84,24 +86,25 @@ add_status (struct batch *b, int s)
 static void
 flush_records (struct batch *b)
 {
-  size_t i, k;
-  for (i = 0; i < b->nrecords && !b->records[i]->pending; i++)
+  while (b->first && !b->first->pending)
     {
-      struct record *r = b->records[i];
+      struct record *r = b->first;
+      b->first = r->next;
+      if (!b->first)
+        b->last = &b->first;
+      b->nrecords--;
       add_status (b, r->status);
       if (b->cfg->report)
         report_file (b->cfg->report, r->name, &r->o);
       free (r->why);
       free (r);
     }
-  for (k = 0; i + k < b->nrecords; k++)
-    b->records[k] = b->records[i + k];
-  b->nrecords = k;
 }
 
 /* Record the outcome of NAME: O (its why and stats are copied), adding
-   STATUS to the exit status.  PENDING records wait for the in-place
-   queue.  */
+   STATUS to the exit status.  A PENDING record waits for the in-place
+   queue, and is returned; the others are reported as soon as the
+   records before them are, and NULL is returned.  */
 static struct record *
 record (struct batch *b, char const *name, struct file_outcome const *o,
         int status, bool pending)
@@ -118,13 +121,13 @@ record (struct batch *b, char const *name, struct file_outcome const *o,
     r->o.why = r->why = xstrdup (o->why);
   r->status = status;
   r->pending = pending;
-  if (b->nrecords == b->records_cap)
-    b->records = x2nrealloc (b->records, &b->records_cap,
-                             sizeof *b->records);
-  b->records[b->nrecords++] = r;
-  if (!pending)
-    flush_records (b);
-  return r;
+  *b->last = r;
+  b->last = &r->next;
+  b->nrecords++;
+  if (pending)
+    return r;
+  flush_records (b);
+  return NULL;
 }
 
 /* An outcome without statistics.  */
@@ -599,6 +602,7 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
 
   memset (&b, 0, sizeof b);
   b.cfg = cfg;
+  b.last = &b.first;
   b.out_fd = STDOUT_FILENO;
   b.window = xmalloc (BINARY_WINDOW);
   rc.on_error = on_error;
@@ -628,7 +632,6 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
                    || (b.status == EXIT_DATA
                        && cfg->run.policy.policy == POLICY_IGNORE));
   free (b.window);
-  free (b.records);
   free (b.seen);
   return b.status;
 }

@@ -38,13 +38,10 @@ add (struct list *l, char *name, enum walk_kind kind)
 static char *
 join (char const *dir, char const *name)
 {
-  size_t dlen = strlen (dir), nlen = strlen (name);
+  size_t dlen = strlen (dir);
   bool slash = dlen > 0 && dir[dlen - 1] != '/';
-  char *p = xmalloc (dlen + slash + nlen + 1);
-  memcpy (p, dir, dlen);
-  if (slash)
-    p[dlen] = '/';
-  memcpy (p + dlen + slash, name, nlen + 1);
+  char *p = xmalloc (dlen + slash + strlen (name) + 1);
+  strcpy (stpcpy (stpcpy (p, dir), slash ? "/" : ""), name);
   return p;
 }
 

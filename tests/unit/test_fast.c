@@ -4,7 +4,7 @@
    Inputs of every length 0..300 at every alignment 0..31, mostly
    well-formed text with a few broken bytes, plus Kuhn's stress file when
    it is there.  The reference is the scalar decoder and encoders of
-   src/codecs/, which the other unit tests check against Unicode.  Output
+   src/core/codecs/, which the other unit tests check against Unicode.  Output
    buffers have exactly the documented size, so that ASan sees any
    overrun.  */
 

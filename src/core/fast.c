@@ -122,9 +122,9 @@ make_single_byte_tables (struct codec const *c, bool decoding)
 {
   struct decoder d;
   struct encoder e;
-  ucs4_t cp[4];
-  int64_t off[4];
-  uint8_t nb[4];
+  ucs4_t cp[4] = { 0 };
+  int64_t off[4] = { 0 };
+  uint8_t nb[4] = { 0 };
   unsigned int b;
 
   if (decoding)
