@@ -607,6 +607,8 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
   b.window = xmalloc (BINARY_WINDOW);
   rc.on_error = on_error;
   rc.error_arg = &b;
+  /* --report-json lists every error.  */
+  rc.every_error = cfg->report != NULL;
   if (cfg->mode == BATCH_STREAM && cfg->output)
     open_output (&b, cfg->output, e, n);
   b.run = pipeline_start (&rc, cfg->mode == BATCH_STREAM ? b.out_fd : -1);

@@ -354,26 +354,119 @@ parse_bom (char const *arg)
   usage_error ("invalid --bom mode", arg);
 }
 
-/* The options, checked against each other; FROM and TO are the
-   encodings' names, TO_GIVEN says whether -t was.  */
+/* What the command line said, beyond the batch configuration.  */
+struct options
+{
+  char const *from, *to;        /* The encodings' names.  */
+  bool to_given, policy_given, subst_given;
+  bool check, in_place, want_report, want_progress;
+};
+
+/* Take the option C, with its argument OPTARG, into CFG and O.  */
 static void
-settle_options (struct batch_config *cfg, char const *from, char const *to,
-                bool to_given, bool policy_given, bool subst_given,
+take_option (int c, struct batch_config *cfg, struct options *o)
+{
+  switch (c)
+    {
+    case 'f':
+      o->from = optarg;
+      break;
+    case 't':
+      o->to = optarg;
+      o->to_given = true;
+      break;
+    case 'e':
+      if (!policy_parse (optarg, &cfg->run.policy.policy))
+        usage_error ("invalid error policy", optarg);
+      o->policy_given = true;
+      break;
+    case 'c':
+      cfg->run.policy.policy = POLICY_IGNORE;
+      o->policy_given = true;
+      break;
+    case BYTE_SUBST_OPTION:
+    case UNICODE_SUBST_OPTION:
+      if (!policy_format_ok (optarg))
+        usage_error (c == BYTE_SUBST_OPTION ? "invalid --byte-subst format"
+                     : "invalid --unicode-subst format", optarg);
+      *(c == BYTE_SUBST_OPTION ? &cfg->run.policy.byte_fmt
+        : &cfg->run.policy.unicode_fmt) = optarg;
+      o->subst_given = true;
+      break;
+    case BOM_OPTION:
+      cfg->run.bom = parse_bom (optarg);
+      break;
+    case 'o':
+      cfg->output = optarg;
+      break;
+    case 'i':
+      o->in_place = true;
+      cfg->suffix = optarg;
+      break;
+    case 'k':
+      cfg->keep_times = true;
+      break;
+    case BINARY_OPTION:
+      cfg->binary = true;
+      break;
+    case CHECK_OPTION:
+      o->check = true;
+      break;
+    case REPORT_OPTION:
+      o->want_report = true;
+      break;
+    case REPORT_JSON_OPTION:
+      report_json_name = optarg;
+      break;
+    case PROGRESS_OPTION:
+      o->want_progress = true;
+      break;
+    case BLOCK_SIZE_OPTION:
+      cfg->run.block_size = parse_block_size (optarg);
+      break;
+    case 'l':
+      registry_list (stdout);
+      exit (EXIT_SUCCESS);
+    case 'q':
+      cfg->quiet = true;
+      break;
+    case 'r':
+      cfg->recursive = true;
+      break;
+    case HELP_OPTION:
+      usage (EXIT_SUCCESS);
+    case VERSION_OPTION:
+      version_etc (stdout, "utf8conv", PACKAGE_NAME, PACKAGE_VERSION,
+                   AUTHORS, (char *) NULL);
+      exit (EXIT_SUCCESS);
+    default:
+      usage (EXIT_TROUBLE);
+    }
+}
+
+/* The options O, checked against each other and settled into CFG, for
+   NOPERANDS operands.  */
+static void
+settle_options (struct batch_config *cfg, struct options const *o,
                 int noperands)
 {
   struct run_config *rc = &cfg->run;
-  bool to_ignore;
+  bool to_ignore, policy_given = o->policy_given;
 
-  rc->from = registry_lookup (from);
+  if (o->in_place && o->check)
+    usage_error ("cannot combine --in-place and --check", NULL);
+  cfg->mode = (o->in_place ? BATCH_IN_PLACE
+               : o->check ? BATCH_CHECK : BATCH_STREAM);
+  rc->from = registry_lookup (o->from);
   if (!rc->from)
-    unknown_encoding (from);
-  rc->to = find_target (to, &to_ignore);
+    unknown_encoding (o->from);
+  rc->to = find_target (o->to, &to_ignore);
   if (to_ignore && !policy_given)
     {
       rc->policy.policy = POLICY_IGNORE;
       policy_given = true;
     }
-  if (subst_given && !policy_given)
+  if (o->subst_given && !policy_given)
     rc->policy.policy = POLICY_ESCAPE;
   if (rc->bom == BOM_ADD && !(rc->to->flags & CODEC_UNICODE))
     {
@@ -406,29 +499,19 @@ settle_options (struct batch_config *cfg, char const *from, char const *to,
          surrogates included, and does not make UTF-16 lone surrogates
          data as a WTF-8 target would.  */
       rc->policy.policy = POLICY_STRICT;
-      if (!to_given)
+      if (!o->to_given)
         rc->to = registry_find ("UTF-32LE");
       cfg->silent = cfg->quiet;
       rc->well_formed_input = true;
     }
 }
 
-int
-main (int argc, char **argv)
+/* Name the program the same way however it was invoked (diagnostics are
+   an interface that scripts match), and set up what every run needs.  */
+static void
+initialize (char **argv)
 {
-  struct batch_config cfg;
-  char const *from = "UTF-8", *to = "UTF-8";
-  bool policy_given = false, subst_given = false, to_given = false;
-  bool check = false, in_place = false, want_report = false;
-  bool want_progress = false, walk_trouble = false;
-  int c, status, noperands;
-  size_t nentries;
-  struct walk_entry *entries;
-  static char *stdin_only[] = { (char *) "-" };
-
   set_program_name (argv[0]);
-  /* Diagnostics are an interface that scripts match: always name the
-     program the same way, however it was invoked.  */
   program_name = "utf8conv";
 #if defined __GLIBC__
   /* glibc's error () prints this name.  */
@@ -443,101 +526,31 @@ main (int argc, char **argv)
   /* A reader that goes away ends the program quietly, as with cat, even
      when the parent ignored SIGPIPE.  */
   signal (SIGPIPE, SIG_DFL);
+}
 
+int
+main (int argc, char **argv)
+{
+  static char *stdin_only[] = { (char *) "-" };
+  struct batch_config cfg;
+  struct options o = { "UTF-8", "UTF-8", false, false, false,
+                       false, false, false, false };
+  struct walk_entry *entries;
+  bool walk_trouble = false;
+  size_t nentries;
+  int c, status, noperands;
+
+  initialize (argv);
   memset (&cfg, 0, sizeof cfg);
   cfg.run.policy.policy = POLICY_STRICT;
   cfg.run.bom = BOM_AUTO;
   cfg.run.block_size = 131072;
-
   while ((c = getopt_long (argc, argv, "f:t:e:co:i::lqrk", long_options,
                            NULL)) != -1)
-    switch (c)
-      {
-      case 'f':
-        from = optarg;
-        break;
-      case 't':
-        to = optarg;
-        to_given = true;
-        break;
-      case 'e':
-        if (!policy_parse (optarg, &cfg.run.policy.policy))
-          usage_error ("invalid error policy", optarg);
-        policy_given = true;
-        break;
-      case 'c':
-        cfg.run.policy.policy = POLICY_IGNORE;
-        policy_given = true;
-        break;
-      case BYTE_SUBST_OPTION:
-      case UNICODE_SUBST_OPTION:
-        if (!policy_format_ok (optarg))
-          usage_error (c == BYTE_SUBST_OPTION
-                       ? "invalid --byte-subst format"
-                       : "invalid --unicode-subst format", optarg);
-        if (c == BYTE_SUBST_OPTION)
-          cfg.run.policy.byte_fmt = optarg;
-        else
-          cfg.run.policy.unicode_fmt = optarg;
-        subst_given = true;
-        break;
-      case BOM_OPTION:
-        cfg.run.bom = parse_bom (optarg);
-        break;
-      case 'o':
-        cfg.output = optarg;
-        break;
-      case 'i':
-        in_place = true;
-        cfg.suffix = optarg;
-        break;
-      case 'k':
-        cfg.keep_times = true;
-        break;
-      case BINARY_OPTION:
-        cfg.binary = true;
-        break;
-      case CHECK_OPTION:
-        check = true;
-        break;
-      case REPORT_OPTION:
-        want_report = true;
-        break;
-      case REPORT_JSON_OPTION:
-        report_json_name = optarg;
-        break;
-      case PROGRESS_OPTION:
-        want_progress = true;
-        break;
-      case BLOCK_SIZE_OPTION:
-        cfg.run.block_size = parse_block_size (optarg);
-        break;
-      case 'l':
-        registry_list (stdout);
-        exit (EXIT_SUCCESS);
-      case 'q':
-        cfg.quiet = true;
-        break;
-      case 'r':
-        cfg.recursive = true;
-        break;
-      case HELP_OPTION:
-        usage (EXIT_SUCCESS);
-      case VERSION_OPTION:
-        version_etc (stdout, "utf8conv", PACKAGE_NAME, PACKAGE_VERSION,
-                     AUTHORS, (char *) NULL);
-        exit (EXIT_SUCCESS);
-      default:
-        usage (EXIT_TROUBLE);
-      }
-
-  if (in_place && check)
-    usage_error ("cannot combine --in-place and --check", NULL);
-  cfg.mode = in_place ? BATCH_IN_PLACE : check ? BATCH_CHECK : BATCH_STREAM;
+    take_option (c, &cfg, &o);
   noperands = argc - optind;
-  settle_options (&cfg, from, to, to_given, policy_given, subst_given,
-                  noperands);
-  if (in_place)
+  settle_options (&cfg, &o, noperands);
+  if (o.in_place)
     for (c = optind; c < argc; c++)
       if (strcmp (argv[c], "-") == 0)
         usage_error ("--in-place cannot convert standard input", NULL);
@@ -558,9 +571,8 @@ main (int argc, char **argv)
              getenv ("UTF8CONV_IMPL"));
       exit (EXIT_TROUBLE);
     }
-
   reserve_standard_fds ();
-  start_report_and_progress (&cfg, want_report, want_progress, entries,
+  start_report_and_progress (&cfg, o.want_report, o.want_progress, entries,
                              nentries);
   status = batch_run (&cfg, entries, nentries);
   walk_free (entries, nentries);

@@ -199,6 +199,15 @@ keep_history (struct file *f, uint8_t const *in, size_t n, uint64_t base)
     }
 }
 
+/* Whether the data error of the file F that the policy handles unless
+   STOP needs to be located and described: to stop, as the first one
+   (for the warning at the end of the file), or for the run's hook.  */
+static bool
+error_wanted (struct run const *r, struct file const *f, bool stop)
+{
+  return stop || f->stats.handled == 0 || r->cfg.every_error;
+}
+
 /* Count the data error E of the file F, handled by the policy unless
    E->stopped, and hand it to the run's hook.  */
 static void
@@ -208,7 +217,7 @@ record_error (struct run *r, struct file *f, struct data_error const *e)
     f->stats.stopped = true;
   else if (f->stats.handled++ == 0)
     f->stats.first = *e;
-  if (r->cfg.on_error)
+  if (r->cfg.on_error && (e->stopped || r->cfg.every_error))
     r->cfg.on_error (r->cfg.error_arg, f->name, e);
 }
 
@@ -346,7 +355,12 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
 
   policy_encode_error (&r->cfg.policy, cp[i], r->cfg.to->flags,
                        o->replaced != NULL, &v);
-  if (v.error)
+  if (v.error && !error_wanted (r, f, v.stop))
+    {
+      f->stats.encode_errors++;
+      f->stats.handled++;
+    }
+  else if (v.error)
     {
       struct data_error e;
       memset (&e, 0, sizeof e);
@@ -401,26 +415,31 @@ static bool
 decode_error (struct run *r, struct file *f, uint64_t base)
 {
   struct verdict v;
-  struct data_error e;
   struct origin o;
 
-  memset (&e, 0, sizeof e);
-  e.err = f->dec.error;
-  e.offset = base + (uint64_t) f->dec.error.rel_offset;
-  e.line = f->dec.newlines + 1;
-  e.encoding = f->reads->name;
   policy_decode_error (&r->cfg.policy, &f->dec.error, &v);
-  f->stats.decode_errors[e.err.kind]++;
-  e.stopped = v.stop;
-  record_error (r, f, &e);
+  f->stats.decode_errors[f->dec.error.kind]++;
+  o.base = base + (uint64_t) f->dec.error.rel_offset;
+  if (!error_wanted (r, f, v.stop))
+    f->stats.handled++;
+  else
+    {
+      struct data_error e;
+      memset (&e, 0, sizeof e);
+      e.err = f->dec.error;
+      e.offset = o.base;
+      e.line = f->dec.newlines + 1;
+      e.encoding = f->reads->name;
+      e.stopped = v.stop;
+      record_error (r, f, &e);
+    }
   if (v.stop)
     return false;
   f->stats.dropped |= v.lost;
   o.off = NULL;
   o.n = NULL;
-  o.base = e.offset;
   o.lines = f->dec.newlines;
-  o.replaced = &e.err;
+  o.replaced = &f->dec.error;
   return emit (r, f, v.cp, v.len, &o);
 }
 
@@ -522,7 +541,7 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       o.off = p->off + skip;
       o.n = p->n + skip;
       o.replaced = NULL;
-      if (!emit (r, f, p->cp + skip, p->len - skip, &o))
+      if (skip < p->len && !emit (r, f, p->cp + skip, p->len - skip, &o))
         return false;
       pos += len;
       if (st == DECODE_MALFORMED)

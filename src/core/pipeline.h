@@ -90,10 +90,11 @@ struct run_config
      of input bytes it held, and ARG; NULL for none.  */
   void (*progress) (void *arg, uint64_t bytes);
   void *progress_arg;
-  /* Called with every data error of the file FILE, as it happens; NULL
-     for none.  */
+  /* Called with each strict stop of the file FILE, and, with
+     EVERY_ERROR, with every data error, as it happens; NULL for none.  */
   void (*on_error) (void *arg, char const *file, struct data_error const *);
   void *error_arg;
+  bool every_error;
 };
 
 struct run;

@@ -202,6 +202,96 @@ push_values (struct decoder *d, struct pivot *p, uint8_t const *out,
   p->len = len;
 }
 
+/* What iconv() is shown in one step of bridge_decode: the carry, then
+   the buffer from I on.  */
+struct view
+{
+  uint8_t tmp[BRIDGE_VIEW];     /* Carry and buffer together.  */
+  uint8_t const *s;
+  size_t len;
+  int64_t rel;                  /* Offset of S[0] in the buffer.  */
+  bool whole;                   /* It reaches the end of the buffer.  */
+};
+
+/* Set V to the bytes from the carry of D and IN[I..N); false when there
+   are none.  */
+static bool
+make_view (struct decoder const *d, uint8_t const *in, size_t i, size_t n,
+           struct view *v)
+{
+  unsigned int cl = d->carry_len;
+  size_t t;
+
+  if (cl > 0)
+    {
+      t = n - i < sizeof v->tmp - cl ? n - i : sizeof v->tmp - cl;
+      memcpy (v->tmp, d->carry, cl);
+      memcpy (v->tmp + cl, in + i, t);
+      v->s = v->tmp;
+      v->len = cl + t;
+      v->rel = (int64_t) i - cl;
+    }
+  else if (i < n)
+    {
+      t = n - i < BRIDGE_VIEW ? n - i : BRIDGE_VIEW;
+      v->s = in + i;
+      v->len = t;
+      v->rel = (int64_t) i;
+    }
+  else
+    return false;
+  v->whole = i + t == n;
+  return true;
+}
+
+/* At the end of the input, iconv() may still hold a character back:
+   push it.  */
+static void
+flush_decoder (struct decoder *d, struct handle *h, struct pivot *p,
+               size_t n)
+{
+  uint8_t out[4 * BRIDGE_MAX_VALUES];
+  size_t r = p->cap - p->len;
+  char *op = (char *) out;
+  size_t ol = 4 * (r < BRIDGE_MAX_VALUES ? r : BRIDGE_MAX_VALUES);
+  iconv (h->cd, NULL, NULL, &op, &ol);
+  push_values (d, p, out, (size_t) ((uint8_t *) op - out),
+               (int64_t) n - h->prefix, (size_t) h->prefix);
+  h->prefix = 0;
+}
+
+/* iconv() did nothing with the K bytes of V and said ERR (END: no input
+   follows).  Keep an incomplete character in the carry of D and return
+   0, or record the error and return its length.  */
+static size_t
+bridge_failure (struct decoder *d, struct handle *h, struct view const *v,
+                size_t k, int err, bool end)
+{
+  unsigned int elen = 1;
+  enum err_kind kind = ERR_INVALID_BYTE;
+
+  if (err == EINVAL && !end)
+    {
+      /* An incomplete character: keep it for the next buffer.  */
+      if (v->whole && k <= MAX_ERROR_BYTES)
+        {
+          memcpy (d->carry, v->s, k);
+          d->carry_len = (unsigned int) k;
+          return 0;
+        }
+    }
+  else if (err == EINVAL)
+    {
+      elen = k < MAX_ERROR_BYTES ? (unsigned int) k : MAX_ERROR_BYTES;
+      kind = ERR_TRUNCATED;
+    }
+  /* EILSEQ, or anything iconv() should never say here: the unit of the
+     error is one byte.  */
+  step_error (d, v->s, elen, kind, v->rel);
+  h->prefix = 0;
+  return elen;
+}
+
 static enum decode_status
 bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
                bool last, struct pivot *p)
@@ -210,55 +300,14 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
   iconv_t cd = h->cd;
   size_t n = *inlen, i = 0;
   enum decode_status status = DECODE_INPUT_EMPTY;
+  struct view v;
 
-  for (;;)
+  while (make_view (d, in, i, n, &v))
     {
-      uint8_t tmp[BRIDGE_VIEW];
       uint8_t out[4 * BRIDGE_MAX_VALUES];
-      uint8_t const *s;
-      size_t view, t, used, bytes, room, k;
+      size_t used, bytes, room, k;
       unsigned int cl = d->carry_len;
-      int64_t rel;
-      bool whole, end;
       int err;
-
-      /* The bytes iconv() sees: the carry, then the buffer.  */
-      if (cl > 0)
-        {
-          t = n - i < sizeof tmp - cl ? n - i : sizeof tmp - cl;
-          memcpy (tmp, d->carry, cl);
-          memcpy (tmp + cl, in + i, t);
-          s = tmp;
-          view = cl + t;
-          rel = (int64_t) i - cl;
-          whole = i + t == n;
-        }
-      else if (i < n)
-        {
-          t = n - i < BRIDGE_VIEW ? n - i : BRIDGE_VIEW;
-          s = in + i;
-          view = t;
-          rel = (int64_t) i;
-          whole = i + t == n;
-        }
-      else
-        {
-          /* All input used.  At its end, iconv() may still hold a
-             character back.  */
-          if (last)
-            {
-              size_t r = p->cap - p->len;
-              char *op = (char *) out;
-              size_t ol = 4 * (r < BRIDGE_MAX_VALUES ? r
-                               : BRIDGE_MAX_VALUES);
-              iconv (cd, NULL, NULL, &op, &ol);
-              push_values (d, p, out, (size_t) ((uint8_t *) op - out),
-                           (int64_t) n - h->prefix, (size_t) h->prefix);
-              h->prefix = 0;
-            }
-          break;
-        }
-      end = last && whole;
 
       if (p->len == p->cap)
         {
@@ -269,17 +318,14 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
          with: a character, a shift sequence, or an error.  */
       for (k = 1;; k++)
         {
-          bytes = convert (cd, s, k, out, 4, &used, &err);
-          if (!(bytes == 0 && used == 0 && err == EINVAL && k < view))
+          bytes = convert (cd, v.s, k, out, 4, &used, &err);
+          if (!(bytes == 0 && used == 0 && err == EINVAL && k < v.len))
             break;
         }
-      view = k;
       if (bytes == 0 && used > 0)
-        {
-          /* A shift sequence, or the like: consume it, and let the next
-             round deal with what follows.  */
-          h->prefix += (int64_t) used;
-        }
+        /* A shift sequence, or the like: consume it, and let the next
+           round deal with what follows.  */
+        h->prefix += (int64_t) used;
       else if (bytes == 0 && err == E2BIG)
         {
           /* One character, several values.  */
@@ -287,7 +333,7 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
           if (room > BRIDGE_MAX_VALUES)
             room = BRIDGE_MAX_VALUES;
           if (room > 1)
-            bytes = convert (cd, s, k, out, 4 * room, &used, &err);
+            bytes = convert (cd, v.s, k, out, 4 * room, &used, &err);
           if (bytes == 0 && err == E2BIG && p->len > 0)
             {
               status = DECODE_OUTPUT_FULL;
@@ -297,35 +343,18 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
 
       if (bytes == 0 && used == 0)
         {
-          unsigned int elen = 1;
-          enum err_kind kind = ERR_INVALID_BYTE;
-          if (err == EINVAL && !end)
+          used = bridge_failure (d, h, &v, k, err, last && v.whole);
+          if (used == 0)
             {
-              /* An incomplete character: keep it for the next buffer.  */
-              if (whole && view <= MAX_ERROR_BYTES)
-                {
-                  memcpy (d->carry, s, view);
-                  d->carry_len = (unsigned int) view;
-                  i = n;
-                  break;
-                }
+              /* Kept in the carry.  */
+              i = n;
+              break;
             }
-          else if (err == EINVAL)
-            {
-              elen = view < MAX_ERROR_BYTES ? (unsigned int) view
-                                            : MAX_ERROR_BYTES;
-              kind = ERR_TRUNCATED;
-            }
-          /* EILSEQ, or anything iconv() should never say here: the
-             unit of the error is one byte.  */
-          step_error (d, s, elen, kind, rel);
-          used = elen;
           status = DECODE_MALFORMED;
-          h->prefix = 0;
         }
       else if (bytes > 0)
         {
-          push_values (d, p, out, bytes, rel - h->prefix,
+          push_values (d, p, out, bytes, v.rel - h->prefix,
                        used + (size_t) h->prefix);
           h->prefix = 0;
         }
@@ -344,6 +373,9 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
       if (status == DECODE_MALFORMED)
         break;
     }
+  /* All input used: at its end, iconv() may still hold a character.  */
+  if (status == DECODE_INPUT_EMPTY && last && i == n && d->carry_len == 0)
+    flush_decoder (d, h, p, n);
   *inlen = i;
   return status;
 }

@@ -131,11 +131,11 @@ cp1252_encode_step (struct encoder *e, ucs4_t c, uint8_t *out)
 }
 
 static DEFINE_BATCH_DECODER (latin1_decode, latin1_step, 1)
-static DEFINE_BATCH_ENCODER (latin1_encode, latin1_encode_step)
+static DEFINE_BATCH_ENCODER (latin1_encode, latin1_encode_step, 1)
 static DEFINE_BATCH_DECODER (ascii_decode, ascii_step, 1)
-static DEFINE_BATCH_ENCODER (ascii_encode, ascii_encode_step)
+static DEFINE_BATCH_ENCODER (ascii_encode, ascii_encode_step, 1)
 static DEFINE_BATCH_DECODER (cp1252_decode_batch, cp1252_step, 1)
-static DEFINE_BATCH_ENCODER (cp1252_encode, cp1252_encode_step)
+static DEFINE_BATCH_ENCODER (cp1252_encode, cp1252_encode_step, 1)
 
 static char const *const latin1_aliases[] = {
   "LATIN1", "L1", "ISO8859-1", "ISO_8859-1", NULL

@@ -54,7 +54,10 @@ static inline void
 step_error (struct decoder *d, uint8_t const *s, unsigned int len,
             enum err_kind kind, int64_t rel)
 {
-  memcpy (d->error.bytes, s, len);
+  unsigned int i;
+  /* At most MAX_ERROR_BYTES: a loop costs less than a call.  */
+  for (i = 0; i < len; i++)
+    d->error.bytes[i] = s[i];
   d->error.len = len;
   d->error.kind = kind;
   d->error.rel_offset = rel;
@@ -162,21 +165,34 @@ step_error (struct decoder *d, uint8_t const *s, unsigned int len,
     return status;                                                           \
   }
 
-/* Define NAME, an encode_fn, from the step function STEP.  */
-#define DEFINE_BATCH_ENCODER(NAME, STEP)                                     \
+/* Define NAME, an encode_fn, from the step function STEP.  When ASCII is
+   nonzero, values below 0x80 are written as the byte of the same value
+   by a tight loop, without calling STEP.  */
+#define DEFINE_BATCH_ENCODER(NAME, STEP, ASCII)                              \
   enum encode_status                                                         \
   NAME (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,        \
         size_t *outlen, size_t cap)                                          \
   {                                                                          \
     size_t i = 0, count = *n, o = *outlen;                                   \
     enum encode_status status = ENCODE_INPUT_EMPTY;                          \
-    for (; i < count; i++)                                                   \
+    while (i < count)                                                        \
       {                                                                      \
         int r;                                                               \
         if (cap - o < MAX_ENCODED)                                           \
           {                                                                  \
             status = ENCODE_OUTPUT_FULL;                                     \
             break;                                                           \
+          }                                                                  \
+        if ((ASCII) && cp[i] < 0x80)                                         \
+          {                                                                  \
+            /* As for any value: no more once less than MAX_ENCODED     \
+               bytes are left.  */                                        \
+            size_t room = cap - o - MAX_ENCODED + 1;                         \
+            size_t end = count - i < room ? count : i + room;                \
+            do                                                               \
+              out[o++] = (uint8_t) cp[i++];                                  \
+            while (i < end && cp[i] < 0x80);                                 \
+            continue;                                                        \
           }                                                                  \
         r = STEP (e, cp[i], out + o);                                        \
         if (r < 0)                                                           \
@@ -185,6 +201,7 @@ step_error (struct decoder *d, uint8_t const *s, unsigned int len,
             break;                                                           \
           }                                                                  \
         o += (unsigned int) r;                                               \
+        i++;                                                                 \
       }                                                                      \
     *n = i;                                                                  \
     *outlen = o;                                                             \

@@ -96,7 +96,7 @@ utf16_encode_step (struct encoder *e, ucs4_t c, uint8_t *out)
 }
 
 static DEFINE_BATCH_DECODER (utf16_decode, utf16_step, 0)
-static DEFINE_BATCH_ENCODER (utf16_encode, utf16_encode_step)
+static DEFINE_BATCH_ENCODER (utf16_encode, utf16_encode_step, 0)
 
 static char const *const utf16le_aliases[] = { "UTF16LE", NULL };
 static char const *const utf16be_aliases[] = { "UTF16BE", NULL };

@@ -70,7 +70,7 @@ utf32_encode_step (struct encoder *e, ucs4_t c, uint8_t *out)
 }
 
 static DEFINE_BATCH_DECODER (utf32_decode, utf32_step, 0)
-static DEFINE_BATCH_ENCODER (utf32_encode, utf32_encode_step)
+static DEFINE_BATCH_ENCODER (utf32_encode, utf32_encode_step, 0)
 
 static char const *const utf32le_aliases[] = { "UCS-4LE", "UTF32LE", NULL };
 static char const *const utf32be_aliases[] = { "UCS-4BE", "UTF32BE", NULL };

@@ -400,8 +400,11 @@ wtf8_flush (struct encoder *e, uint8_t *out)
   return (size_t) put3 (out, high);
 }
 
-/* Define the step functions, batch loops and codec of one variant.  */
-#define DEFINE_VARIANT(V)                                                \
+/* Define the step functions, batch loops and codec of one variant.
+   ASCII_OUT says whether every value below 0x80 is written as that byte
+   (not in MUTF-8, which writes U+0000 as C0 80, nor in WTF-8, which may
+   hold a high surrogate back).  */
+#define DEFINE_VARIANT(V, ASCII_OUT)                                     \
   static int                                                             \
   V##_step (struct decoder *d, uint8_t const *s, size_t n, bool last,    \
             ucs4_t *cp, enum err_kind *kind)                             \
@@ -414,12 +417,12 @@ wtf8_flush (struct encoder *e, uint8_t *out)
     return variant_encode_step (&V##_variant, e, c, out);                \
   }                                                                      \
   static DEFINE_BATCH_DECODER (V##_decode, V##_step, 1)                  \
-  static DEFINE_BATCH_ENCODER (V##_encode, V##_encode_step)
+  static DEFINE_BATCH_ENCODER (V##_encode, V##_encode_step, ASCII_OUT)
 
-DEFINE_VARIANT (utf8)
-DEFINE_VARIANT (cesu8)
-DEFINE_VARIANT (mutf8)
-DEFINE_VARIANT (wtf8)
+DEFINE_VARIANT (utf8, 1)
+DEFINE_VARIANT (cesu8, 1)
+DEFINE_VARIANT (mutf8, 0)
+DEFINE_VARIANT (wtf8, 0)
 
 static char const *const utf8_aliases[] = { "UTF8", NULL };
 static char const *const cesu8_aliases[] = { "CESU8", NULL };
