@@ -94,10 +94,15 @@ human (char *buf, size_t size, double n)
       n /= 1024;
       u++;
     }
-  if (u == 0)
-    snprintf (buf, size, "%.0f B", n);
-  else
-    snprintf (buf, size, "%.1f %s", n, units[u]);
+  /* In tenths, as an integer: a double could print 300 digits.  */
+  {
+    uint64_t tenths = (uint64_t) (n * 10 + 0.5);
+    if (u == 0)
+      snprintf (buf, size, "%" PRIu64 " B", (tenths + 5) / 10);
+    else
+      snprintf (buf, size, "%" PRIu64 ".%u %s", tenths / 10,
+                (unsigned int) (tenths % 10), units[u]);
+  }
 }
 
 struct progress *

@@ -37,22 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef uint32_t ucs4_t;
-
-/* Why a sequence is ill-formed, or why a character cannot be encoded.  */
-enum err_kind
-{
-  ERR_NONE = 0,
-  ERR_CONTINUATION,     /* A continuation byte where a character starts.  */
-  ERR_TRUNCATED,        /* A sequence cut short.  */
-  ERR_OVERLONG,         /* A longer form than the character needs.  */
-  ERR_SURROGATE,        /* An encoded surrogate code point.  */
-  ERR_TOO_BIG,          /* A value beyond U+10FFFF.  */
-  ERR_INVALID_BYTE,     /* A byte that never occurs in the encoding.  */
-  ERR_LONE_SURROGATE,   /* An unpaired UTF-16 surrogate unit.  */
-  ERR_UNENCODABLE,      /* A character the output encoding cannot hold.  */
-  ERR_KIND_COUNT
-};
+#include "unicode/unicode.h"
 
 /* The longest ill-formed sequence any decoder reports.  */
 enum { MAX_ERROR_BYTES = 8 };

@@ -10,6 +10,8 @@
 
 #include "policy.h"
 
+#include "unicode/utf8.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -46,21 +48,22 @@ policy_verb (enum policy p)
   return verbs[p];
 }
 
-/* Append the UTF-8 text S[0..N) to SUB as values.  Formats are checked
-   to be valid UTF-8 before use, so a simple decoder is enough.  */
+/* Append the UTF-8 text S[0..N) to V as values.  Formats are checked
+   to be well-formed UTF-8 before use (policy_format_ok).  */
 static void
-append_text (struct verdict *sub, char const *s, size_t n)
+append_text (struct verdict *v, char const *s, size_t n)
 {
+  uint8_t const *p = (uint8_t const *) s;
   size_t i = 0;
-  while (i < n && sub->len < sizeof sub->cp / sizeof sub->cp[0])
+  while (i < n && v->len < sizeof v->cp / sizeof v->cp[0])
     {
-      unsigned char b = (unsigned char) s[i];
-      ucs4_t c;
-      int more = b < 0x80 ? 0 : b < 0xE0 ? 1 : b < 0xF0 ? 2 : 3;
-      c = more ? b & (0x3F >> more) : b;
-      for (i++; more > 0 && i < n; more--, i++)
-        c = c << 6 | ((unsigned char) s[i] & 0x3F);
-      sub->cp[sub->len++] = c;
+      enum err_kind kind;
+      int r = utf8_sequence (&utf8_form, p + i, n - i, true,
+                             &v->cp[v->len], &kind);
+      if (r <= 0)
+        break;
+      v->len++;
+      i += (size_t) r;
     }
 }
 
@@ -121,44 +124,15 @@ append_formatted (struct verdict *sub, char const *fmt, ucs4_t value)
   append_text (sub, buf, (size_t) n);
 }
 
-static bool
-utf8_text_ok (char const *s)
-{
-  unsigned char const *p = (unsigned char const *) s;
-  while (*p)
-    {
-      int more, k;
-      ucs4_t c;
-      if (*p < 0x80)
-        {
-          p++;
-          continue;
-        }
-      if (*p < 0xC2 || 0xF4 < *p)
-        return false;
-      more = *p < 0xE0 ? 1 : *p < 0xF0 ? 2 : 3;
-      c = *p & (0x3F >> more);
-      for (k = 1; k <= more; k++)
-        {
-          if ((p[k] & 0xC0) != 0x80)
-            return false;
-          c = c << 6 | (p[k] & 0x3F);
-        }
-      if ((more == 2 && (c < 0x800 || (0xD800 <= c && c < 0xE000)))
-          || (more == 3 && (c < 0x10000 || 0x10FFFF < c)))
-        return false;
-      p += more + 1;
-    }
-  return true;
-}
-
 bool
 policy_format_ok (char const *fmt)
 {
   int conversions = 0;
   char const *p;
+  size_t len = strlen (fmt);
 
-  if (!utf8_text_ok (fmt) || strlen (fmt) > SUBST_UNIT_MAX / 2)
+  if (utf8_valid_len ((uint8_t const *) fmt, len) != len
+      || len > SUBST_UNIT_MAX / 2)
     return false;
   for (p = fmt; *p; p++)
     {

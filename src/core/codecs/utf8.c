@@ -1,30 +1,20 @@
 /* UTF-8 and its variants CESU-8, MUTF-8 and WTF-8.
 
-   The four differ only in a variant descriptor: a table saying what each
-   lead byte may start (the number of continuation bytes, the range of the
-   first one, and the error kind when that range is violated), computed
-   by macros from a few flags, plus the flags themselves.  One decoding
-   step and one encoding step read the descriptor; each variant
-   instantiates the batch loops of step.h with it.
+   The four differ only in a form of unicode/utf8.h: a table saying what
+   each lead byte may start (the number of continuation bytes, the range
+   of the first one, and the error kind when that range is violated),
+   computed by macros from a few flags, plus the flags themselves.  One
+   decoding step (utf8_sequence, plus the surrogate rules below) and one
+   encoding step read it; each variant instantiates the batch loops of
+   step.h with it.
 
    An ill-formed sequence is reported as its maximal subpart (Unicode 15,
    §3.9): the longest prefix of a sequence that is well-formed in that
    variant, or one byte when there is none.  The byte that broke the
    sequence is read again as the possible start of the next one.
 
-   UTF-8.  Specification: RFC 3629 and Unicode 15, §3.9, Table 3-7
-   (well-formed UTF-8 byte sequences):
-
-     U+0000..U+007F     00..7F
-     U+0080..U+07FF     C2..DF  80..BF
-     U+0800..U+0FFF     E0      A0..BF  80..BF
-     U+1000..U+CFFF     E1..EC  80..BF  80..BF
-     U+D000..U+D7FF     ED      80..9F  80..BF
-     U+E000..U+FFFF     EE..EF  80..BF  80..BF
-     U+10000..U+3FFFF   F0      90..BF  80..BF  80..BF
-     U+40000..U+FFFFF   F1..F3  80..BF  80..BF  80..BF
-     U+100000..U+10FFFF F4      80..8F  80..BF  80..BF
-
+   UTF-8.  Specification: RFC 3629 and Unicode 15, §3.9, Table 3-7, which
+   unicode/utf8.h quotes and its table holds.
    No overlong forms, no surrogates, nothing above U+10FFFF.  Error kinds:
    C0 and C1 are overlong leads, 80..BF where a character starts an
    unexpected continuation, E0 80..9F and F0 80..8F overlong, ED A0..BF a
@@ -81,88 +71,8 @@
 #include <config.h>
 
 #include "codecs.h"
+#include "unicode/utf8.h"
 #include "step.h"
-
-/* What sets a variant apart from UTF-8.  */
-enum
-{
-  /* Supplementary characters are two 3-byte surrogate forms, and 4-byte
-     forms are ill-formed (CESU-8, MUTF-8).  */
-  V_PAIRS = 1,
-  /* Surrogates are data, written as 3-byte forms (MUTF-8, WTF-8).  */
-  V_LONE = 2,
-  /* U+0000 is C0 80 (MUTF-8).  */
-  V_NUL_C080 = 4,
-  /* A surrogate pair must be a 4-byte form: the decoder rejects two
-     3-byte forms, the encoder joins them (WTF-8).  */
-  V_JOIN = 8
-};
-
-/* What a byte can start: the number of continuation bytes that follow,
-   the range allowed for the first of them, and why a continuation byte
-   outside that range breaks the sequence.  */
-struct utf8_lead
-{
-  uint8_t more;                 /* 0 for an ASCII byte or an error.  */
-  uint8_t lo, hi;               /* Range of the first continuation.  */
-  uint8_t narrow;               /* enum err_kind: a continuation outside
-                                   LO..HI.  */
-  uint8_t bad;                  /* enum err_kind: the byte cannot start a
-                                   character.  */
-};
-
-struct utf8_variant
-{
-  unsigned int flags;
-  struct utf8_lead lead[256];
-};
-
-/* The lead table entry of byte B in the variant with flags F.  */
-#define LEAD_MORE(F, b)                                                 \
-  ((b) < 0xC0 ? 0                                                       \
-   : (b) < 0xC2 ? ((b) == 0xC0 && ((F) & V_NUL_C080) ? 1 : 0)           \
-   : (b) < 0xE0 ? 1                                                     \
-   : (b) < 0xF0 ? 2                                                     \
-   : (b) < 0xF5 && !((F) & V_PAIRS) ? 3 : 0)
-#define LEAD_LO(F, b) ((b) == 0xE0 ? 0xA0 : (b) == 0xF0 ? 0x90 : 0x80)
-/* ED A0..AF starts a high surrogate, ED B0..BF a low one.  */
-#define LEAD_HI(F, b)                                                   \
-  ((b) == 0xC0 ? 0x80                                                   \
-   : (b) == 0xED ? ((F) & V_LONE ? 0xBF : (F) & V_PAIRS ? 0xAF : 0x9F)  \
-   : (b) == 0xF4 ? 0x8F : 0xBF)
-#define LEAD_NARROW(F, b)                                               \
-  ((b) == 0xC0 || (b) == 0xE0 || (b) == 0xF0 ? ERR_OVERLONG             \
-   : (b) == 0xED ? ERR_SURROGATE                                        \
-   : (b) == 0xF4 ? ERR_TOO_BIG : ERR_TRUNCATED)
-#define LEAD_BAD(F, b)                                                  \
-  ((b) < 0x80 || LEAD_MORE (F, b) > 0 ? ERR_NONE                        \
-   : (b) < 0xC0 ? ERR_CONTINUATION                                      \
-   : (b) < 0xC2 ? ERR_OVERLONG     /* C0 and C1 start overlong forms.  */ \
-   : (b) < 0xF5 ? ERR_INVALID_BYTE /* 4-byte forms with V_PAIRS.  */    \
-   : (b) < 0xFE ? ERR_TOO_BIG      /* Old 4- to 6-byte forms.  */       \
-   : ERR_INVALID_BYTE)
-
-#define LEAD(F, b)                                                      \
-  { LEAD_MORE (F, b), LEAD_LO (F, b), LEAD_HI (F, b),                   \
-    LEAD_NARROW (F, b), LEAD_BAD (F, b) },
-#define LEADS4(F, b)                                                    \
-  LEAD (F, b) LEAD (F, (b) + 1) LEAD (F, (b) + 2) LEAD (F, (b) + 3)
-#define LEADS16(F, b)                                                   \
-  LEADS4 (F, b) LEADS4 (F, (b) + 4) LEADS4 (F, (b) + 8)                 \
-  LEADS4 (F, (b) + 12)
-#define LEADS64(F, b)                                                   \
-  LEADS16 (F, b) LEADS16 (F, (b) + 16) LEADS16 (F, (b) + 32)            \
-  LEADS16 (F, (b) + 48)
-#define UTF8_VARIANT(F)                                                 \
-  { F, { LEADS64 (F, 0) LEADS64 (F, 64) LEADS64 (F, 128)                \
-         LEADS64 (F, 192) } }
-
-static struct utf8_variant const utf8_variant = UTF8_VARIANT (0);
-static struct utf8_variant const cesu8_variant = UTF8_VARIANT (V_PAIRS);
-static struct utf8_variant const mutf8_variant
-  = UTF8_VARIANT (V_PAIRS | V_LONE | V_NUL_C080);
-static struct utf8_variant const wtf8_variant
-  = UTF8_VARIANT (V_LONE | V_JOIN);
 
 static inline bool
 in_range (uint8_t b, uint8_t lo, uint8_t hi)
@@ -189,7 +99,7 @@ is_continuation (uint8_t b)
    the low one's form starts with ED, which the ASCII loop leaves
    alone.  */
 static inline int
-surrogate_step (struct utf8_variant const *v, struct decoder *d,
+surrogate_step (struct utf8_form const *v, struct decoder *d,
                 uint8_t const *s, size_t n, bool last, ucs4_t c,
                 ucs4_t *cp, enum err_kind *kind)
 {
@@ -198,7 +108,7 @@ surrogate_step (struct utf8_variant const *v, struct decoder *d,
   if (0xDC00 <= c)
     {
       /* A low surrogate: the lead table lets it through only with
-         V_LONE.  */
+         UTF8_LONE.  */
       if (d->low_after_high)
         {
           d->low_after_high = false;
@@ -209,7 +119,7 @@ surrogate_step (struct utf8_variant const *v, struct decoder *d,
       return 3;
     }
 
-  if (v->flags & (V_PAIRS | V_JOIN))
+  if (v->flags & (UTF8_PAIRS | UTF8_JOIN))
     {
       /* Is the next thing a low surrogate's 3-byte form?  */
       for (k = 3; k < 6; k++)
@@ -228,7 +138,7 @@ surrogate_step (struct utf8_variant const *v, struct decoder *d,
       if (k == 6)
         {
           ucs4_t low = 0xD000 | (ucs4_t) (s[4] & 0x3F) << 6 | (s[5] & 0x3F);
-          if (v->flags & V_PAIRS)
+          if (v->flags & UTF8_PAIRS)
             {
               *cp = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
               return 6;
@@ -236,7 +146,7 @@ surrogate_step (struct utf8_variant const *v, struct decoder *d,
           /* WTF-8: the high one is data, the low one an error.  */
           d->low_after_high = true;
         }
-      else if (!(v->flags & V_LONE))
+      else if (!(v->flags & UTF8_LONE))
         {
           /* CESU-8: a high surrogate without its low one.  The error is
              the high one's three bytes alone, even when S[0..K) is a
@@ -253,49 +163,16 @@ surrogate_step (struct utf8_variant const *v, struct decoder *d,
 }
 
 static inline int
-variant_step (struct utf8_variant const *v, struct decoder *d,
+variant_step (struct utf8_form const *v, struct decoder *d,
               uint8_t const *s, size_t n, bool last, ucs4_t *cp,
               enum err_kind *kind)
 {
-  uint8_t b = s[0];
-  struct utf8_lead l;
-  ucs4_t c;
-  unsigned int k;
+  int r = utf8_sequence (v, s, n, last, cp, kind);
 
-  if (b < 0x80)
-    {
-      *cp = b;
-      return 1;
-    }
-  l = v->lead[b];
-  if (l.more == 0)
-    {
-      *kind = (enum err_kind) l.bad;
-      return -1;
-    }
-  c = b & (0x7F >> (l.more + 1));
-  for (k = 1; k <= l.more; k++)
-    {
-      uint8_t lo = k == 1 ? l.lo : 0x80, hi = k == 1 ? l.hi : 0xBF;
-      if (k >= n)
-        {
-          if (!last)
-            return STEP_TOOFEW;
-          *kind = ERR_TRUNCATED;
-          return -(int) k;
-        }
-      if (!in_range (s[k], lo, hi))
-        {
-          *kind = (k == 1 && is_continuation (s[k])
-                   ? (enum err_kind) l.narrow : ERR_TRUNCATED);
-          return -(int) k;
-        }
-      c = (c << 6) | (s[k] & 0x3F);
-    }
-  if ((v->flags & (V_PAIRS | V_LONE)) && (c & 0xFFFFF800) == 0xD800)
-    return surrogate_step (v, d, s, n, last, c, cp, kind);
-  *cp = c;
-  return (int) l.more + 1;
+  if (r == 3 && (v->flags & (UTF8_PAIRS | UTF8_LONE))
+      && (*cp & 0xFFFFF800) == 0xD800)
+    return surrogate_step (v, d, s, n, last, *cp, cp, kind);
+  return r;
 }
 
 static inline int
@@ -330,12 +207,12 @@ is_low (ucs4_t c)
 }
 
 static inline int
-variant_encode_step (struct utf8_variant const *v, struct encoder *e,
+variant_encode_step (struct utf8_form const *v, struct encoder *e,
                      ucs4_t c, uint8_t *out)
 {
   int k = 0;
 
-  if (v->flags & V_JOIN)
+  if (v->flags & UTF8_JOIN)
     {
       /* Hold a high surrogate back, in case a low one follows.  */
       if (e->pending != 0)
@@ -356,7 +233,7 @@ variant_encode_step (struct utf8_variant const *v, struct encoder *e,
   out += k;
   if (c < 0x80)
     {
-      if (c == 0 && (v->flags & V_NUL_C080))
+      if (c == 0 && (v->flags & UTF8_NUL_C080))
         {
           out[0] = 0xC0;
           out[1] = 0x80;
@@ -373,13 +250,13 @@ variant_encode_step (struct utf8_variant const *v, struct encoder *e,
     }
   if (c < 0x10000)
     {
-      /* Only V_JOIN writes anything before this point, and it accepts
+      /* Only UTF8_JOIN writes anything before this point, and it accepts
          every surrogate.  */
-      if (0xD800 <= c && c < 0xE000 && !(v->flags & V_LONE))
+      if (0xD800 <= c && c < 0xE000 && !(v->flags & UTF8_LONE))
         return STEP_UNENCODABLE;
       return k + put3 (out, c);
     }
-  if (v->flags & V_PAIRS)
+  if (v->flags & UTF8_PAIRS)
     {
       c -= 0x10000;
       put3 (out, 0xD800 + (c >> 10));
@@ -409,12 +286,12 @@ wtf8_flush (struct encoder *e, uint8_t *out)
   V##_step (struct decoder *d, uint8_t const *s, size_t n, bool last,    \
             ucs4_t *cp, enum err_kind *kind)                             \
   {                                                                      \
-    return variant_step (&V##_variant, d, s, n, last, cp, kind);         \
+    return variant_step (&V##_form, d, s, n, last, cp, kind);         \
   }                                                                      \
   static int                                                             \
   V##_encode_step (struct encoder *e, ucs4_t c, uint8_t *out)            \
   {                                                                      \
-    return variant_encode_step (&V##_variant, e, c, out);                \
+    return variant_encode_step (&V##_form, e, c, out);                \
   }                                                                      \
   static DEFINE_BATCH_DECODER (V##_decode, V##_step, 1)                  \
   static DEFINE_BATCH_ENCODER (V##_encode, V##_encode_step, ASCII_OUT)
