@@ -429,7 +429,9 @@ decode_error (struct run *r, struct file *f, uint64_t base)
       e.err = f->dec.error;
       e.offset = o.base;
       e.line = f->dec.newlines + 1;
-      e.encoding = f->reads->name;
+      /* -f auto names the form it detected; until it has detected one,
+         the wrapper's own name.  */
+      e.encoding = (f->reads ? f->reads : r->cfg.from)->name;
       e.stopped = v.stop;
       record_error (r, f, &e);
     }
