@@ -18,6 +18,18 @@ load ../test_helper
   assert_equal "$stderr" "utf8conv: write error: No space left on device"
 }
 
+@test "--help, --version and --list to /dev/full: one write error, exit 2 (not 1)" {
+  [ -w /dev/full ] || skip "/dev/full is required"
+  local opt
+  for opt in --help --version --list; do
+    run --separate-stderr "$UTF8CONV" "$opt"
+    assert_equal "$status" 0
+    run --separate-stderr bash -c '"$UTF8CONV" "$1" > /dev/full' sh "$opt"
+    assert_equal "$status" 2
+    assert_equal "$stderr" "utf8conv: write error: No space left on device"
+  done
+}
+
 @test "-o /dev/full: write error, exit 2" {
   [ -w /dev/full ] || skip "/dev/full is required"
   printf 'abc' >in
