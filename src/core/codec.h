@@ -175,7 +175,12 @@ enum codec_flags
                                    encoders hold outside resources.  */
   CODEC_WRAPPER = 128,          /* A stateful codec whose decoder wraps
                                    another one that it chooses (-f auto).  */
-  CODEC_UNITS_32 = 256          /* Code units of 4 bytes (UTF-32).  */
+  CODEC_UNITS_32 = 256,         /* Code units of 4 bytes (UTF-32).  */
+  CODEC_ASCII_BYTES = 512       /* The encoder writes every value below
+                                   0x80 as the byte of that value and
+                                   holds nothing back (UTF-8, CESU-8, the
+                                   single-byte codecs): the pipeline may
+                                   write such values itself.  */
 };
 
 struct codec

@@ -299,6 +299,27 @@ put_raw_byte (struct run *r, struct file *f, uint8_t b)
   r->out[r->out_len++] = b;
 }
 
+/* Write the replacement V of an error as bytes, when it is ASCII text
+   (the default escapes) and the output writes ASCII as itself: an error
+   then costs no call of the encoder.  Returns false when it cannot.  */
+static bool
+put_ascii (struct run *r, struct verdict const *v)
+{
+  ucs4_t const *cp = v->cp;
+  size_t k, n = v->len;
+  uint8_t *out;
+
+  if (!v->ascii || !(r->cfg.to->flags & CODEC_ASCII_BYTES)
+      || r->bom == BOMS_WANTED)
+    return false;
+  make_room (r, n);
+  out = r->out + r->out_len;
+  for (k = 0; k < n; k++)
+    out[k] = (uint8_t) cp[k];
+  r->out_len += n;
+  return true;
+}
+
 /* Encode what replaces an error, CP[0..N); a value that the output
    cannot hold either is dropped.  */
 static void
@@ -377,7 +398,8 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
   f->stats.dropped |= v.lost;
   if (v.raw_byte >= 0)
     put_raw_byte (r, f, (uint8_t) v.raw_byte);
-  emit_replacement (r, f, v.cp, v.len);
+  if (!put_ascii (r, &v))
+    emit_replacement (r, f, v.cp, v.len);
   return true;
 }
 
@@ -438,6 +460,8 @@ decode_error (struct run *r, struct file *f, uint64_t base)
   if (v.stop)
     return false;
   f->stats.dropped |= v.lost;
+  if (put_ascii (r, &v))
+    return true;
   o.off = NULL;
   o.n = NULL;
   o.lines = f->dec.newlines;

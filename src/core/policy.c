@@ -87,6 +87,20 @@ append_escape (struct verdict *sub, char letter, int digits,
     sub->cp[sub->len++] = (ucs4_t) hex[value >> (4 * k) & 0xF];
 }
 
+/* Append the default escape of the byte B, \\xhh: an error has at most
+   MAX_ERROR_BYTES bytes, so there is always room.  */
+static inline void
+append_byte_escape (struct verdict *v, uint8_t b)
+{
+  static char const hex[] = "0123456789abcdef";
+  ucs4_t *o = v->cp + v->len;
+  o[0] = '\\';
+  o[1] = 'x';
+  o[2] = (ucs4_t) hex[b >> 4];
+  o[3] = (ucs4_t) hex[b & 0xF];
+  v->len += 4;
+}
+
 /* Format VALUE with FMT, a format that policy_format_ok accepted.  */
 static void
 append_formatted (struct verdict *sub, char const *fmt, ucs4_t value)
@@ -166,6 +180,7 @@ clear (struct verdict *v)
   v->error = true;
   v->lost = false;
   v->raw_byte = -1;
+  v->ascii = false;
   v->len = 0;
 }
 
@@ -185,11 +200,15 @@ policy_decode_error (struct policy_config const *cfg,
       v->cp[v->len++] = 0xFFFD;
       break;
     case POLICY_ESCAPE:
-      for (i = 0; i < err->len; i++)
-        if (cfg->byte_fmt)
+      if (cfg->byte_fmt)
+        for (i = 0; i < err->len; i++)
           append_formatted (v, cfg->byte_fmt, err->bytes[i]);
-        else
-          append_escape (v, 'x', 2, err->bytes[i]);
+      else
+        {
+          for (i = 0; i < err->len; i++)
+            append_byte_escape (v, err->bytes[i]);
+          v->ascii = true;
+        }
       break;
     case POLICY_SURROGATEESCAPE:
       /* PEP 383: only bytes 0x80..0xFF can be escaped; an error holding
@@ -225,8 +244,11 @@ policy_encode_error (struct policy_config const *cfg, ucs4_t c,
       if (cfg->unicode_fmt)
         append_formatted (v, cfg->unicode_fmt, c);
       else
-        append_escape (v, (c < 0x100 ? 'x' : c < 0x10000 ? 'u' : 'U'),
-                       (c < 0x100 ? 2 : c < 0x10000 ? 4 : 8), c);
+        {
+          append_escape (v, (c < 0x100 ? 'x' : c < 0x10000 ? 'u' : 'U'),
+                         (c < 0x100 ? 2 : c < 0x10000 ? 4 : 8), c);
+          v->ascii = true;
+        }
       break;
     case POLICY_SURROGATEESCAPE:
       /* A byte that surrogateescape escaped goes back as that byte, to a

@@ -35,6 +35,8 @@ struct verdict
                                    escaped byte going back is none).  */
   bool lost;                    /* Input is lost: `ignore' dropped it.  */
   int raw_byte;                 /* >= 0: write this byte as it is.  */
+  bool ascii;                   /* Every value of CP is below 0x80 (the
+                                   default escapes).  */
   size_t len;
   ucs4_t cp[MAX_ERROR_BYTES * SUBST_UNIT_MAX];
 };

@@ -310,12 +310,12 @@ static char const *const wtf8_aliases[] = { "WTF8", NULL };
 
 struct codec const codec_utf8 = {
   "UTF-8", utf8_aliases, utf8_decode, utf8_encode, NULL,
-  CODEC_UNICODE, ENDIAN_UNKNOWN, NULL
+  CODEC_UNICODE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL
 };
 
 struct codec const codec_cesu8 = {
   "CESU-8", cesu8_aliases, cesu8_decode, cesu8_encode, NULL,
-  CODEC_UNICODE, ENDIAN_UNKNOWN, NULL
+  CODEC_UNICODE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL
 };
 
 struct codec const codec_mutf8 = {
