@@ -630,8 +630,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   decoder_init (&f->dec, r->cfg.from);
   f->dec.lone_surrogates_ok
     = (!r->cfg.well_formed_input
-       && (r->cfg.policy.policy == POLICY_SURROGATEESCAPE
-           || (r->cfg.to->flags & CODEC_SURROGATE_CARRIER) != 0));
+       && policy_passes_lone_surrogates (&r->cfg.policy, r->cfg.to->flags));
   if (!(r->cfg.from->flags & CODEC_WRAPPER))
     {
       f->reads = r->cfg.from;

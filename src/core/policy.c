@@ -184,6 +184,14 @@ clear (struct verdict *v)
   v->len = 0;
 }
 
+bool
+policy_passes_lone_surrogates (struct policy_config const *cfg,
+                               unsigned int to_flags)
+{
+  return (cfg->policy == POLICY_SURROGATEESCAPE
+          || (to_flags & CODEC_SURROGATE_CARRIER) != 0);
+}
+
 void
 policy_decode_error (struct policy_config const *cfg,
                      struct codec_error const *err, struct verdict *v)

@@ -53,6 +53,13 @@ char const *policy_verb (enum policy);
    precision) and any number of %%.  */
 bool policy_format_ok (char const *fmt);
 
+/* Whether lone surrogate units of UTF-16/UTF-32 input pass through as
+   data rather than as decoding errors, going to an output whose flags
+   are TO_FLAGS: under surrogateescape, and to WTF-8 and MUTF-8 (SPEC §3,
+   §10).  */
+bool policy_passes_lone_surrogates (struct policy_config const *,
+                                    unsigned int to_flags);
+
 /* The verdict on the decoding error ERR.  */
 void policy_decode_error (struct policy_config const *,
                           struct codec_error const *err, struct verdict *);
