@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Generate src/simd/utf8_shuffles.h: the tables of the vector UTF-8 ->
-UTF-16/UTF-32 converter in src/simd/x86.c.
+UTF-16/UTF-32 converter in src/simd/avx2.c.
 
 The converter looks at 16 bytes of well-formed UTF-8 that start on a
 character boundary.  Bit i of a 12-bit mask says that byte i ends a

@@ -7,6 +7,7 @@
 
 #include "kernels.h"
 #include "transcode.h"
+#include "unicode/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,48 +34,34 @@ scalar_ascii_len (uint8_t const *s, size_t n)
   return i;
 }
 
-/* Unicode §3.9, Table 3-7, one character at a time; stops at the first
-   ill-formed or incomplete sequence.  */
+/* Unicode §3.9, Table 3-7, one character at a time (ASCII a word at a
+   time); stops at the first ill-formed or incomplete sequence.  The
+   lead table of src/unicode/utf8.h says what each byte starts: how many
+   continuation bytes follow, and the range of the first (80..BF for
+   the others).  Away from the end, the bytes a lead byte asks for need
+   no bounds check; the last 3 bytes go to utf8_valid_len.  */
 size_t
 scalar_utf8_valid_len (uint8_t const *s, size_t n)
 {
   size_t i = 0;
-  while (i < n)
+  while (i + 4 <= n)
     {
-      uint8_t b = s[i];
-      if (b < 0x80)
+      struct utf8_lead const *l;
+      unsigned int more;
+      if (s[i] < 0x80)
         {
           i += scalar_ascii_len (s + i, n - i);
           continue;
         }
-      if (b < 0xC2)
-        break;
-      if (b < 0xE0)
-        {
-          if (n - i < 2 || (s[i + 1] & 0xC0) != 0x80)
-            break;
-          i += 2;
-        }
-      else if (b < 0xF0)
-        {
-          uint8_t lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
-          if (n - i < 3 || s[i + 1] < lo || hi < s[i + 1]
-              || (s[i + 2] & 0xC0) != 0x80)
-            break;
-          i += 3;
-        }
-      else if (b < 0xF5)
-        {
-          uint8_t lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
-          if (n - i < 4 || s[i + 1] < lo || hi < s[i + 1]
-              || (s[i + 2] & 0xC0) != 0x80 || (s[i + 3] & 0xC0) != 0x80)
-            break;
-          i += 4;
-        }
-      else
-        break;
+      l = &utf8_form.lead[s[i]];
+      more = l->more;
+      if (more == 0 || s[i + 1] < l->lo || l->hi < s[i + 1]
+          || (more >= 2 && (s[i + 2] & 0xC0) != 0x80)
+          || (more == 3 && (s[i + 3] & 0xC0) != 0x80))
+        return i;
+      i += more + 1;
     }
-  return i;
+  return i + utf8_valid_len (s + i, n - i);
 }
 
 static size_t
@@ -88,17 +75,6 @@ scalar_count_newlines (uint8_t const *s, size_t n)
       p++;
     }
   return count;
-}
-
-static size_t
-scalar_utf8_valid_copy (uint8_t const *s, size_t n, uint8_t *out,
-                        uint64_t *newlines)
-{
-  size_t v = scalar_utf8_valid_len (s, n);
-  if (out)
-    memcpy (out, s, v);
-  *newlines = scalar_count_newlines (s, v);
-  return v;
 }
 
 static inline size_t
@@ -124,28 +100,6 @@ scalar_narrow_chunk (uint8_t const *s, uint8_t *out, bool big)
   return k;
 }
 
-static size_t
-scalar_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out, bool big)
-{
-  return tc_utf8_to_wide (s, n, out, 2, big, scalar_widen_chunk);
-}
-
-static size_t
-scalar_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
-{
-  return tc_utf8_to_wide (s, n, out, 4, big, scalar_widen_chunk);
-}
-
-static size_t
-scalar_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
-                      size_t *produced, uint64_t *newlines, bool big)
-{
-  size_t used = tc_utf16_to_utf8 (s, n, out, produced, big,
-                                  scalar_narrow_chunk);
-  *newlines = scalar_count_newlines (out, *produced);
-  return used;
-}
-
 static inline size_t
 scalar_copy_chunk (uint8_t const *s, uint8_t *out, size_t *newlines)
 {
@@ -156,23 +110,7 @@ scalar_copy_chunk (uint8_t const *s, uint8_t *out, size_t *newlines)
   return a;
 }
 
-static size_t
-scalar_sb_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
-                   uint8_t const (*table)[4], size_t *produced,
-                   uint64_t *newlines)
-{
-  return tc_sb_to_utf8 (s, n, out, table, produced, newlines, 16,
-                        scalar_copy_chunk);
-}
-
-static size_t
-scalar_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
-                   int16_t const *table, size_t *produced,
-                   uint64_t *newlines)
-{
-  return tc_utf8_to_sb (s, n, out, table, produced, newlines, 16,
-                        scalar_copy_chunk);
-}
+TC_KERNELS (, scalar)
 
 struct kernels const kernels_scalar = {
   "scalar", scalar_ascii_len, scalar_utf8_valid_len, scalar_count_newlines,

@@ -10,7 +10,11 @@
    (UTF-8 to UTF-16/UTF-32) or 3 bytes per unit (UTF-16 to UTF-8).
 
    These are static inline so that each kernel set gets its own copy with
-   its chunk primitive inlined.  */
+   its chunk primitive inlined; TC_KERNELS, at the end, makes the kernels
+   of a set that has nothing faster from them.
+
+   Where a tail must tell well-formed UTF-8 from the rest, it asks
+   src/unicode/utf8.h, the one statement of Unicode's Table 3-7.  */
 
 #ifndef UTF8CONV_TRANSCODE_H
 #define UTF8CONV_TRANSCODE_H
@@ -19,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "unicode/utf8.h"
 
 /* Widen the 16 bytes at S to WIDTH-byte units at OUT (byte order BIG);
    return the length of their ASCII prefix.  */
@@ -246,10 +252,10 @@ static inline int
 tc_utf8_two_to_sb (uint8_t const *s, size_t i, size_t n,
                    int16_t const *table)
 {
-  uint8_t b = s[i];
-  if (b < 0xC2 || 0xE0 <= b || n - i < 2 || (s[i + 1] & 0xC0) != 0x80)
+  struct utf8_lead const *l = &utf8_form.lead[s[i]];
+  if (l->more != 1 || n - i < 2 || s[i + 1] < l->lo || l->hi < s[i + 1])
     return -1;
-  return table[(b & 0x1F) << 6 | (s[i + 1] & 0x3F)];
+  return table[(s[i] & 0x1F) << 6 | (s[i + 1] & 0x3F)];
 }
 
 /* UTF-8 to a single-byte encoding (see struct kernels).  */
@@ -297,5 +303,74 @@ tc_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
   *newlines = nl;
   return i;
 }
+
+/* The kernels of a set whose only vector code is its chunk primitives:
+   PREFIX_utf8_valid_copy, _utf8_to_utf16, _utf8_to_utf32,
+   _utf16_to_utf8, _sb_to_utf8 and _utf8_to_sb, static and compiled with
+   the target attribute ATTR (empty for the portable set), from the
+   converters above and the set's PREFIX_utf8_valid_len,
+   PREFIX_count_newlines, PREFIX_widen_chunk, PREFIX_narrow_chunk and
+   PREFIX_copy_chunk (16 bytes).  One macro for each kernel, and
+   TC_KERNELS for all of them.  */
+#define TC_KERNELS(ATTR, PREFIX)                                           \
+  TC_UTF8_VALID_COPY (ATTR, PREFIX)                                        \
+  TC_UTF8_TO_WIDE (ATTR, PREFIX, utf16, 2)                                 \
+  TC_UTF8_TO_WIDE (ATTR, PREFIX, utf32, 4)                                 \
+  TC_UTF16_TO_UTF8 (ATTR, PREFIX)                                          \
+  TC_SB_TO_UTF8 (ATTR, PREFIX)                                             \
+  TC_UTF8_TO_SB (ATTR, PREFIX)
+
+#define TC_UTF8_VALID_COPY(ATTR, PREFIX)                                   \
+  ATTR static size_t                                                       \
+  PREFIX##_utf8_valid_copy (uint8_t const *s, size_t n, uint8_t *out,      \
+                            uint64_t *newlines)                            \
+  {                                                                        \
+    size_t v = PREFIX##_utf8_valid_len (s, n);                             \
+    if (out)                                                               \
+      memcpy (out, s, v);                                                  \
+    *newlines = PREFIX##_count_newlines (s, v);                            \
+    return v;                                                              \
+  }
+
+/* PREFIX_utf8_to_utf16 (WIDE utf16, WIDTH 2) or _utf8_to_utf32 (WIDE
+   utf32, WIDTH 4).  */
+#define TC_UTF8_TO_WIDE(ATTR, PREFIX, WIDE, WIDTH)                         \
+  ATTR static size_t                                                       \
+  PREFIX##_utf8_to_##WIDE (uint8_t const *s, size_t n, uint8_t *out,       \
+                           bool big)                                       \
+  {                                                                        \
+    return tc_utf8_to_wide (s, n, out, WIDTH, big, PREFIX##_widen_chunk);  \
+  }
+
+#define TC_UTF16_TO_UTF8(ATTR, PREFIX)                                     \
+  ATTR static size_t                                                       \
+  PREFIX##_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,        \
+                          size_t *produced, uint64_t *newlines, bool big)  \
+  {                                                                        \
+    size_t used = tc_utf16_to_utf8 (s, n, out, produced, big,              \
+                                    PREFIX##_narrow_chunk);                \
+    *newlines = PREFIX##_count_newlines (out, *produced);                  \
+    return used;                                                           \
+  }
+
+#define TC_SB_TO_UTF8(ATTR, PREFIX)                                        \
+  ATTR static size_t                                                       \
+  PREFIX##_sb_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,           \
+                       uint8_t const (*table)[4], size_t *produced,        \
+                       uint64_t *newlines)                                 \
+  {                                                                        \
+    return tc_sb_to_utf8 (s, n, out, table, produced, newlines, 16,        \
+                          PREFIX##_copy_chunk);                            \
+  }
+
+#define TC_UTF8_TO_SB(ATTR, PREFIX)                                        \
+  ATTR static size_t                                                       \
+  PREFIX##_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,           \
+                       int16_t const *table, size_t *produced,             \
+                       uint64_t *newlines)                                 \
+  {                                                                        \
+    return tc_utf8_to_sb (s, n, out, table, produced, newlines, 16,        \
+                          PREFIX##_copy_chunk);                            \
+  }
 
 #endif
