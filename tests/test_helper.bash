@@ -82,7 +82,10 @@ conv() {
 # (name, input, from, to, policy, flags, expected output file, expected
 # exit status; paths relative to DIR) with the extra options; print every
 # mismatch, and fail if there was one or if the manifest has fewer than
-# MIN rows.
+# MIN rows.  A row that must succeed under strict must also leave
+# standard error empty: with nothing to report, utf8conv says nothing.
+# This is the one runner of golden files: tests/golden/, its variants/
+# and its encodings/ each hold a manifest.tsv their gen.py writes.
 run_manifest() {
   local dir=$1 min=$2
   shift 2
@@ -103,6 +106,9 @@ run_manifest() {
       bad=$((bad + 1))
     elif ! cmp -s out "$dir/$expected"; then
       echo "FAIL $name: output $(hex out | head -c 120), expected $(hex "$dir/$expected" | head -c 120)"
+      bad=$((bad + 1))
+    elif [ "$policy" = strict ] && [ "$want" = 0 ] && [ -s err ]; then
+      echo "FAIL $name: unexpected stderr: $(head -c 200 err)"
       bad=$((bad + 1))
     fi
   done <"$manifest"

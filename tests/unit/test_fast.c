@@ -16,11 +16,10 @@
 
 #include "codec.h"
 #include "fast.h"
+#include "helpers.h"
 #include "registry.h"
 #include "simd/kernels.h"
 #include "tap.h"
-
-static uint32_t rng = 2463534242u;
 
 /* A test that cannot run here: "ok N # SKIP reason".  */
 static void
@@ -28,15 +27,6 @@ skip_test (char const *reason)
 {
   tap_count++;
   printf ("ok %d # SKIP %s\n", tap_count, reason);
-}
-
-static uint32_t
-next_random (void)
-{
-  rng ^= rng << 13;
-  rng ^= rng >> 17;
-  rng ^= rng << 5;
-  return rng;
 }
 
 /* Fill S[0..N) with text: ASCII stretches, characters of every length,
@@ -61,7 +51,7 @@ random_text (uint8_t *s, size_t n, unsigned int breakage)
   size_t i = 0;
   while (i < n)
     {
-      char const *p = pieces[next_random () % (sizeof pieces
+      char const *p = pieces[rng () % (sizeof pieces
                                                / sizeof pieces[0])];
       size_t len = strlen (p);
       if (len > n - i)
@@ -70,7 +60,7 @@ random_text (uint8_t *s, size_t n, unsigned int breakage)
       i += len;
     }
   for (i = 0; n > 0 && i < breakage; i++)
-    s[next_random () % n] = bad[next_random () % sizeof bad];
+    s[rng () % n] = bad[rng () % sizeof bad];
 }
 
 /* The longest prefix of S[0..N) that the reference decoder reads without
@@ -239,14 +229,14 @@ random_latin (uint8_t *s, size_t n, unsigned int breakage, bool utf8)
   unsigned int k;
   while (i < n)
     {
-      uint32_t r = next_random ();
+      uint32_t r = rng ();
       if (r % 8 == 0)
         s[i++] = '\n';
       else if (r % 8 < 6 || i + 2 > n)
         {
           size_t run = 1 + (r >> 8) % 40;
           for (; run > 0 && i < n; run--)
-            s[i++] = (uint8_t) (' ' + next_random () % 95);
+            s[i++] = (uint8_t) (' ' + rng () % 95);
         }
       else if (utf8)
         {
@@ -258,7 +248,7 @@ random_latin (uint8_t *s, size_t n, unsigned int breakage, bool utf8)
         s[i++] = (uint8_t) (0x80 + (r >> 8) % 0x80);
     }
   for (k = 0; n > 0 && k < breakage; k++)
-    s[next_random () % n] = odd[next_random () % sizeof odd];
+    s[rng () % n] = odd[rng () % sizeof odd];
 }
 
 /* Fill S[0..N) with text like Latin or Cyrillic prose: ASCII runs,
@@ -274,19 +264,19 @@ random_two_byte (uint8_t *s, size_t n, unsigned int breakage)
   unsigned int k;
   while (i < n)
     {
-      uint32_t r = next_random ();
+      uint32_t r = rng ();
       size_t run = 1 + (r >> 8) % 24;
       if (r % 8 == 0)
         s[i++] = '\n';
       else if (r % 8 < 4 || i + 2 > n)
         for (; run > 0 && i < n; run--)
-          s[i++] = (uint8_t) (' ' + next_random () % 95);
+          s[i++] = (uint8_t) (' ' + rng () % 95);
       else
         {
-          unsigned int base = 0x80 + next_random () % 0x780;
+          unsigned int base = 0x80 + rng () % 0x780;
           for (; run > 0 && i + 2 <= n; run--)
             {
-              unsigned int c = base + next_random () % 0x40;
+              unsigned int c = base + rng () % 0x40;
               if (c > 0x7FF)
                 c = 0x7FF;
               s[i++] = (uint8_t) (0xC0 | c >> 6);
@@ -295,7 +285,7 @@ random_two_byte (uint8_t *s, size_t n, unsigned int breakage)
         }
     }
   for (k = 0; n > 0 && k < breakage; k++)
-    s[next_random () % n] = odd[next_random () % sizeof odd];
+    s[rng () % n] = odd[rng () % sizeof odd];
 }
 
 /* How far the fast path from FROM to TO must get into S[0..N) with room
@@ -476,7 +466,7 @@ test_fast_paths (char const *name)
                   free (w);
                   memset (s + len, 'x', len < n ? n - len : 0);
                   if (breakage && n >= 2)
-                    s[next_random () % n | 1] = 0xD8;
+                    s[rng () % n | 1] = 0xD8;
                 }
               else if (two)
                 random_two_byte (s, n, breakage);
@@ -486,8 +476,8 @@ test_fast_paths (char const *name)
                 random_text (s, n, breakage);
               cap = (u16 || sb_from ? 3 : 4) * n;
               /* Now and then too little room.  */
-              if (next_random () % 4 == 0)
-                cap = next_random () % (cap + 1);
+              if (rng () % 4 == 0)
+                cap = rng () % (cap + 1);
               cases++;
               if (!check_fast_path (from, to, s, n, cap))
                 {
@@ -564,12 +554,12 @@ test_implementation (char const *name)
                3-byte characters come up.  */
             if (run == 0)
               {
-                u = units[next_random () % (sizeof units / sizeof units[0])];
-                run = 1 + next_random () % 12;
+                u = units[rng () % (sizeof units / sizeof units[0])];
+                run = 1 + rng () % 12;
               }
             run--;
             /* Mostly proper pairs.  */
-            if (u == 0xD83D && k + 1 < n && next_random () % 4)
+            if (u == 0xD83D && k + 1 < n && rng () % 4)
               {
                 s[2 * k + big] = 0x3D, s[2 * k + !big] = 0xD8;
                 k++;
@@ -626,14 +616,26 @@ int
 main (void)
 {
   char const *const *names = kernels_available ();
+  /* With UTF8CONV_IMPL set ("make check-impls"), that set alone.  */
+  char const *want = getenv ("UTF8CONV_IMPL");
+  bool found = false;
   size_t i;
 
+  if (want && !*want)
+    want = NULL;
   for (i = 0; names[i]; i++)
-    if (strcmp (names[i], "reference") != 0)
+    if (!want || strcmp (want, names[i]) == 0)
       {
+        found = true;
+        if (strcmp (names[i], "reference") == 0)
+          continue;
         test_implementation (names[i]);
         test_fast_paths (names[i]);
         test_kuhn (names[i]);
       }
+  if (want && strcmp (want, "reference") == 0)
+    skip_test ("UTF8CONV_IMPL=reference: no kernels to compare");
+  else if (want && !found)
+    ok (false, "UTF8CONV_IMPL=%s is a kernel set of this machine", want);
   return done_testing ();
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "helpers.h"
 #include "registry.h"
 #include "tap.h"
 
@@ -35,18 +36,6 @@ reference (char const *name, unsigned int b)
   if (strcmp (name, "CP1252") == 0 && 0x80 <= b && b < 0xA0)
     return (long) cp1252_80_9f[b - 0x80];
   return (long) b;
-}
-
-static struct codec const *
-codec (char const *name)
-{
-  struct codec const *c = registry_find (name);
-  if (!c)
-    {
-      printf ("Bail out! no codec %s\n", name);
-      exit (1);
-    }
-  return c;
 }
 
 /* Decode the one byte B; returns the value, or -1 after an error of
