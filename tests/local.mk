@@ -113,7 +113,8 @@ CLI_TESTS = \
 	tests/cli/faults.bats \
 	tests/cli/parallel.bats \
 	tests/cli/recursive.bats \
-	tests/cli/batch.bats
+	tests/cli/batch.bats \
+	tests/cli/structure.bats
 
 TESTS = $(UNIT_TESTS) $(CLI_TESTS)
 
