@@ -80,6 +80,11 @@ struct run
                                    none.  */
   pipeline_write_fn *write;     /* Takes the output instead of OUT_FD.  */
   void *write_arg;
+  /* U+FFFD in the output encoding, encoded once at the start (when the
+     encoder keeps no state and can encode it; otherwise FFFD_LEN is 0),
+     so that replace's substitute costs no call of the encoder.  */
+  uint8_t fffd[MAX_ENCODED];
+  size_t fffd_len;
 };
 
 /* The state of the file being converted.  */
@@ -124,6 +129,15 @@ pipeline_start (struct run_config const *cfg, int out_fd)
   r->pivot.cap = PIVOT_CAP;
   r->out = xmalloc (OUT_CAP);
   encoder_init (&r->enc, cfg->to);
+  if (!(cfg->to->flags & CODEC_STATEFUL))
+    {
+      static ucs4_t const fffd = 0xFFFD;
+      size_t one = 1, len = 0;
+      if (cfg->to->encode (&r->enc, &fffd, &one, r->fffd, &len,
+                           sizeof r->fffd) == ENCODE_INPUT_EMPTY
+          && one == 1 && r->enc.pending == 0)
+        r->fffd_len = len;
+    }
   pipeline_restart (r, out_fd, NULL, NULL);
   return r;
 }
@@ -299,18 +313,32 @@ put_raw_byte (struct run *r, struct file *f, uint8_t b)
   r->out[r->out_len++] = b;
 }
 
-/* Write the replacement V of an error as bytes, when it is ASCII text
-   (the default escapes) and the output writes ASCII as itself: an error
-   then costs no call of the encoder.  Returns false when it cannot.  */
-static bool
-put_ascii (struct run *r, struct verdict const *v)
+/* Write the replacement V of an error as bytes when they are known
+   without the encoder: ASCII text (the default escapes) to an output
+   that writes ASCII as itself, or U+FFFD alone, encoded at the start.
+   An error then costs no call of the encoder.  Returns false when it
+   cannot.  */
+static inline bool
+put_known (struct run *r, struct verdict const *v)
 {
   ucs4_t const *cp = v->cp;
   size_t k, n = v->len;
   uint8_t *out;
 
-  if (!v->ascii || !(r->cfg.to->flags & CODEC_ASCII_BYTES)
-      || r->bom == BOMS_WANTED)
+  if (!v->ascii && !(n == 1 && cp[0] == 0xFFFD))
+    return false;
+  if (r->bom == BOMS_WANTED || r->enc.pending != 0)
+    return false;
+  if (!v->ascii)
+    {
+      if (r->fffd_len == 0)
+        return false;
+      make_room (r, r->fffd_len);
+      memcpy (r->out + r->out_len, r->fffd, r->fffd_len);
+      r->out_len += r->fffd_len;
+      return true;
+    }
+  if (!(r->cfg.to->flags & CODEC_ASCII_BYTES))
     return false;
   make_room (r, n);
   out = r->out + r->out_len;
@@ -398,7 +426,7 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
   f->stats.dropped |= v.lost;
   if (v.raw_byte >= 0)
     put_raw_byte (r, f, (uint8_t) v.raw_byte);
-  if (!put_ascii (r, &v))
+  if (v.len > 0 && !put_known (r, &v))
     emit_replacement (r, f, v.cp, v.len);
   return true;
 }
@@ -460,7 +488,7 @@ decode_error (struct run *r, struct file *f, uint64_t base)
   if (v.stop)
     return false;
   f->stats.dropped |= v.lost;
-  if (put_ascii (r, &v))
+  if (v.len > 0 && put_known (r, &v))
     return true;
   o.off = NULL;
   o.n = NULL;

@@ -39,7 +39,7 @@ scalar_ascii_len (uint8_t const *s, size_t n)
    lead table of src/unicode/utf8.h says what each byte starts: how many
    continuation bytes follow, and the range of the first (80..BF for
    the others).  Away from the end, the bytes a lead byte asks for need
-   no bounds check; the last 3 bytes go to utf8_valid_len.  */
+   no bounds check; the last 3 bytes are read by utf8_sequence.  */
 size_t
 scalar_utf8_valid_len (uint8_t const *s, size_t n)
 {
@@ -61,7 +61,17 @@ scalar_utf8_valid_len (uint8_t const *s, size_t n)
         return i;
       i += more + 1;
     }
-  return i + utf8_valid_len (s + i, n - i);
+  /* The last bytes, inline: the validators' error path ends here.  */
+  while (i < n)
+    {
+      ucs4_t c;
+      enum err_kind kind;
+      int r = utf8_sequence (&utf8_form, s + i, n - i, true, &c, &kind);
+      if (r <= 0)
+        break;
+      i += (size_t) r;
+    }
+  return i;
 }
 
 static size_t

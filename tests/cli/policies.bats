@@ -175,3 +175,18 @@ all_bytes() {
     [ -n "$stderr" ] || fail "no warning under $p"
   done
 }
+
+@test "a substitute written without the encoder: after a held-back WTF-8 high surrogate, after the BOM, in wide and legacy outputs" {
+  # replace's U+FFFD is encoded once per run, escape's text is ASCII;
+  # neither may pass a BOM still to write or a WTF-8 high surrogate the
+  # encoder holds back.
+  conv 0 'eda080efbfbd' '\xed\xa0\x80\xff' -f WTF-8 -t WTF-8 -e replace
+  conv 0 'eda0805c786666' '\xed\xa0\x80\xff' -f WTF-8 -t WTF-8 -e escape
+  conv 0 'fffefdff6100' '\xffa' -t UTF-16 -e replace
+  conv 0 'fffe5c00780066006600' '\xff' -t UTF-16 -e escape
+  conv 0 '61005c00780066006600' 'a\xff' -t UTF-16LE -e escape
+  conv 0 'efbbbfefbfbd61' '\xffa' --bom=add -e replace
+  conv 0 '615c786666' 'a\xff' -t CP1252 -e escape
+  conv 0 '613f' 'a\xff' -t CP1252 -e replace
+  conv 0 '61000000fdff0000' 'a\xff' -t UTF-32LE -e replace
+}
