@@ -122,6 +122,7 @@ pipeline_start (struct run_config const *cfg, int out_fd)
 {
   struct run *r = xzalloc (sizeof *r);
   r->cfg = *cfg;
+  r->cfg.policy.to_flags = cfg->to->flags;
   r->in = xmalloc (cfg->block_size);
   r->pivot.cp = xnmalloc (PIVOT_CAP, sizeof *r->pivot.cp);
   r->pivot.off = xnmalloc (PIVOT_CAP, sizeof *r->pivot.off);
@@ -466,6 +467,7 @@ decode_error (struct run *r, struct file *f, uint64_t base)
 {
   struct verdict v;
   struct origin o;
+  unsigned int i;
 
   policy_decode_error (&r->cfg.policy, &f->dec.error, &v);
   f->stats.decode_errors[f->dec.error.kind]++;
@@ -488,6 +490,8 @@ decode_error (struct run *r, struct file *f, uint64_t base)
   if (v.stop)
     return false;
   f->stats.dropped |= v.lost;
+  for (i = 0; i < v.raw_len; i++)
+    put_raw_byte (r, f, v.raw[i]);
   if (v.len > 0 && put_known (r, &v))
     return true;
   o.off = NULL;

@@ -180,6 +180,7 @@ clear (struct verdict *v)
   v->error = true;
   v->lost = false;
   v->raw_byte = -1;
+  v->raw_len = 0;
   v->ascii = false;
   v->len = 0;
 }
@@ -224,7 +225,18 @@ policy_decode_error (struct policy_config const *cfg,
       for (i = 0; i < err->len; i++)
         if (err->bytes[i] < 0x80)
           v->stop = true;
-      if (!v->stop)
+      if (v->stop)
+        break;
+      /* An output that writes ASCII as itself holds no surrogate, and
+         policy_encode_error would turn each U+DC80..U+DCFF back into its
+         byte there: say so at once.  */
+      if (cfg->to_flags & CODEC_ASCII_BYTES)
+        {
+          for (i = 0; i < err->len; i++)
+            v->raw[i] = err->bytes[i];
+          v->raw_len = err->len;
+        }
+      else
         for (i = 0; i < err->len; i++)
           v->cp[v->len++] = 0xDC00 + err->bytes[i];
       break;

@@ -21,6 +21,9 @@ struct policy_config
   enum policy policy;
   char const *byte_fmt;         /* NULL: Python's "\\x%02x".  */
   char const *unicode_fmt;      /* NULL: Python's backslashreplace.  */
+  unsigned int to_flags;        /* The output codec's flags (0 when
+                                   unknown): what an escaped byte
+                                   becomes there.  */
 };
 
 /* The longest text one substituted byte or character may become.  */
@@ -35,6 +38,8 @@ struct verdict
                                    escaped byte going back is none).  */
   bool lost;                    /* Input is lost: `ignore' dropped it.  */
   int raw_byte;                 /* >= 0: write this byte as it is.  */
+  unsigned int raw_len;         /* Write RAW[0..RAW_LEN) as they are.  */
+  uint8_t raw[MAX_ERROR_BYTES];
   bool ascii;                   /* Every value of CP is below 0x80 (the
                                    default escapes).  */
   size_t len;

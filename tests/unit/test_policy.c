@@ -87,7 +87,7 @@ test_policy_names (void)
 static void
 test_policy_decode_error (void)
 {
-  struct policy_config cfg = { POLICY_STRICT, NULL, NULL };
+  struct policy_config cfg = { POLICY_STRICT, NULL, NULL, 0 };
   struct codec_error err;
   struct verdict sub;
 
@@ -130,8 +130,16 @@ test_policy_decode_error (void)
   cfg.policy = POLICY_SURROGATEESCAPE;
   policy_decode_error (&cfg, &err, &sub);
   ok (!sub.stop && sub.len == 2 && sub.cp[0] == 0xDCE1
-      && sub.cp[1] == 0xDC80, "decode error, surrogateescape: DCE1 DC80 "
-      "(got %s)", values_text (&sub));
+      && sub.cp[1] == 0xDC80 && sub.raw_len == 0,
+      "decode error, surrogateescape: DCE1 DC80 (got %s)",
+      values_text (&sub));
+  cfg.to_flags = CODEC_ASCII_BYTES;
+  policy_decode_error (&cfg, &err, &sub);
+  ok (!sub.stop && sub.len == 0 && sub.raw_len == 2 && sub.raw[0] == 0xE1
+      && sub.raw[1] == 0x80,
+      "decode error, surrogateescape to an output that writes ASCII as "
+      "itself: the raw bytes E1 80, no values");
+  cfg.to_flags = 0;
   cfg.policy = POLICY_IGNORE;
   policy_decode_error (&cfg, &err, &sub);
   ok (!sub.stop && sub.len == 0 && sub.raw_byte < 0,
@@ -201,7 +209,7 @@ static struct encode_case
 static void
 test_policy_encode_error (void)
 {
-  struct policy_config cfg = { POLICY_STRICT, NULL, NULL };
+  struct policy_config cfg = { POLICY_STRICT, NULL, NULL, 0 };
   struct verdict sub;
   size_t i;
 
