@@ -490,8 +490,12 @@ decode_error (struct run *r, struct file *f, uint64_t base)
   if (v.stop)
     return false;
   f->stats.dropped |= v.lost;
-  for (i = 0; i < v.raw_len; i++)
-    put_raw_byte (r, f, v.raw[i]);
+  if (v.raw_len > 0)
+    {
+      for (i = 0; i < v.raw_len; i++)
+        put_raw_byte (r, f, v.raw[i]);
+      return true;
+    }
   if (v.len > 0 && put_known (r, &v))
     return true;
   o.off = NULL;

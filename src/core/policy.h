@@ -38,7 +38,8 @@ struct verdict
                                    escaped byte going back is none).  */
   bool lost;                    /* Input is lost: `ignore' dropped it.  */
   int raw_byte;                 /* >= 0: write this byte as it is.  */
-  unsigned int raw_len;         /* Write RAW[0..RAW_LEN) as they are.  */
+  unsigned int raw_len;         /* > 0: write RAW[0..RAW_LEN) as they
+                                   are, and nothing else.  */
   uint8_t raw[MAX_ERROR_BYTES];
   bool ascii;                   /* Every value of CP is below 0x80 (the
                                    default escapes).  */
