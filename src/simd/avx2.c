@@ -91,17 +91,25 @@ avx2_utf8_errors (__m256i in, __m256i prev)
   return _mm256_xor_si256 (must23, special);
 }
 
+/* A block whose last three bytes hold a lead byte that still wants
+   continuations has a byte above this in that place (saturating
+   subtraction): the next block must go on with them.  */
+AVX2 static inline __attribute__ ((always_inline)) __m256i
+avx2_max_tail (void)
+{
+  return _mm256_setr_epi8
+    (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+     (char) (0xF0 - 1), (char) (0xE0 - 1), (char) (0xC0 - 1));
+}
+
 AVX2 static size_t
 avx2_utf8_valid_len (uint8_t const *s, size_t n)
 {
   size_t i = 0;
   __m256i prev = _mm256_setzero_si256 ();
   bool incomplete = false;
-  /* A lead byte in the last three places still wants continuations.  */
-  __m256i const max_tail = _mm256_setr_epi8
-    (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-     (char) (0xF0 - 1), (char) (0xE0 - 1), (char) (0xC0 - 1));
+  __m256i const max_tail = avx2_max_tail ();
 
   for (; i + 32 <= n; i += 32)
     {
@@ -237,10 +245,7 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
   uint64_t flagged = 0, lfm = 0;
   __m256i prev = _mm256_setzero_si256 ();
   __m256i const lf = K256 (K_LF8);
-  __m256i const max_tail = _mm256_setr_epi8
-    (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-     (char) (0xF0 - 1), (char) (0xE0 - 1), (char) (0xC0 - 1));
+  __m256i const max_tail = avx2_max_tail ();
 
   for (; i + 32 <= n; i += 32)
     {
