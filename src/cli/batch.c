@@ -617,8 +617,14 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
     {
       char const *why = skip_reason (&b, &e[i]);
       if (why)
-        record_plain (&b, e[i].name, OUTCOME_SKIPPED, why, EXIT_SUCCESS);
-      else if (cfg->mode == BATCH_IN_PLACE)
+        {
+          record_plain (&b, e[i].name, OUTCOME_SKIPPED, why, EXIT_SUCCESS);
+          continue;
+        }
+      /* As iconv --verbose: the name, before anything is said of it.  */
+      if (cfg->verbose)
+        diag_verbose (e[i].name);
+      if (cfg->mode == BATCH_IN_PLACE)
         in_place_file (&b, e[i].name);
       else if (!stream_file (&b, e[i].name))
         break;

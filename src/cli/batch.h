@@ -30,6 +30,7 @@ struct batch_config
   bool binary;                  /* --binary: no binary test.  */
   bool recursive;               /* -r: the binary test in every mode.  */
   bool quiet;                   /* -q: no warnings.  */
+  bool verbose;                 /* --verbose: name each file first.  */
   bool silent;                  /* No data diagnostics at all.  */
   struct report *report;        /* NULL without --report(-json).  */
 };

@@ -38,6 +38,14 @@ diag_init (void)
 }
 
 void
+diag_verbose (char const *file)
+{
+  fflush (stdout);
+  progress_clear_active ();
+  fprintf (stderr, "%s:\n", quotef (file));
+}
+
+void
 diag_data_error (char const *file, struct data_error const *e,
                  char const *verb, uint64_t count)
 {

@@ -13,6 +13,10 @@
    before it is printed.  */
 void diag_init (void);
 
+/* --verbose: name FILE on a line of its own, "FILE:", as iconv does,
+   after the progress line is cleared.  */
+void diag_verbose (char const *file);
+
 /* Print E of FILE.  With a non-NULL VERB, say that COUNT errors of the
    file were VERB ("replaced") instead of stopping at it.  */
 void diag_data_error (char const *file, struct data_error const *e,

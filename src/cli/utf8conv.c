@@ -55,6 +55,7 @@ enum
   REPORT_JSON_OPTION,
   BINARY_OPTION,
   PROGRESS_OPTION,
+  VERBOSE_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -78,6 +79,8 @@ static struct option const long_options[] = {
   {"list", no_argument, NULL, 'l'},
   {"recursive", no_argument, NULL, 'r'},
   {"quiet", no_argument, NULL, 'q'},
+  {"silent", no_argument, NULL, 's'},
+  {"verbose", no_argument, NULL, VERBOSE_OPTION},
   {"help", no_argument, NULL, HELP_OPTION},
   {"version", no_argument, NULL, VERSION_OPTION},
   {NULL, 0, NULL, 0}
@@ -139,7 +142,10 @@ Output:\n\
       --binary            with -i or -r, convert files that look binary\n\
                             too (a NUL or another control character in\n\
                             their first 32 KiB); they are skipped otherwise\n\
-  -q, --quiet             print no warnings\n\
+  -q, --quiet, -s, --silent\n\
+                          print no warnings (-s and --silent as in iconv)\n\
+      --verbose           name each FILE on standard error, as 'FILE:',\n\
+                            before it is converted (as iconv does)\n\
       --report            print a summary of each file and a total on\n\
                             standard error: outcome, bytes, characters,\n\
                             errors, BOMs, detected encoding\n\
@@ -428,7 +434,11 @@ take_option (int c, struct batch_config *cfg, struct options *o)
       registry_list (stdout);
       exit (EXIT_SUCCESS);
     case 'q':
+    case 's':
       cfg->quiet = true;
+      break;
+    case VERBOSE_OPTION:
+      cfg->verbose = true;
       break;
     case 'r':
       cfg->recursive = true;
@@ -545,7 +555,7 @@ main (int argc, char **argv)
   cfg.run.policy.policy = POLICY_STRICT;
   cfg.run.bom = BOM_AUTO;
   cfg.run.block_size = 131072;
-  while ((c = getopt_long (argc, argv, "f:t:e:co:i::lqrk", long_options,
+  while ((c = getopt_long (argc, argv, "f:t:e:co:i::lqsrk", long_options,
                            NULL)) != -1)
     take_option (c, &cfg, &o);
   noperands = argc - optind;

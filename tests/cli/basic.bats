@@ -272,3 +272,48 @@ PY
   done
   [ "$tried" -ge 1 ] || fail "no kernel set ran"
 }
+
+@test "iconv's -s and --silent: no warnings, like -q; a strict stop is still reported, exit 1" {
+  local opt
+  for opt in -s --silent; do
+    run --separate-stderr bash -c 'printf "b\377c" | "$UTF8CONV" "$1" -e replace | od -An -tx1' sh "$opt"
+    assert_equal "$status" 0
+    assert_equal "$(echo $output)" "62 ef bf bd 63"
+    assert_equal "$stderr" ""
+    run --separate-stderr bash -c 'printf "b\377c" | "$UTF8CONV" "$1"' sh "$opt"
+    assert_equal "$status" 1
+    assert_equal "$output" "b"
+    assert_equal "$stderr" "utf8conv: -:1: byte 1: invalid UTF-8: FF (invalid byte)"
+  done
+}
+
+@test "iconv's --verbose: each FILE named on standard error as 'FILE:' before it is converted, - too" {
+  printf 'a\n' >a.txt
+  printf 'b\377\n' >b.txt
+  run --separate-stderr bash -c 'printf "s\n" | "$UTF8CONV" --verbose -e replace a.txt - b.txt'
+  assert_equal "$status" 0
+  assert_equal "$output" "$(printf 'a\ns\nb\357\277\275')"
+  assert_equal "$stderr" "$(printf 'a.txt:\n-:\nb.txt:\nutf8conv: b.txt:1: byte 1: invalid UTF-8: FF (invalid byte); 1 error replaced in this file')"
+}
+
+@test "iconv's --verbose: a missing file is named, then the error, exit 2; odd names are quoted" {
+  run --separate-stderr "$UTF8CONV" --verbose nonexist
+  assert_equal "$status" 2
+  assert_equal "$stderr" "$(printf 'nonexist:\nutf8conv: nonexist: No such file or directory')"
+  printf 'x' >"$(printf 'n\nl')"
+  run --separate-stderr "$UTF8CONV" --verbose "$(printf 'n\nl')"
+  assert_equal "$status" 0
+  assert_equal "$output" "x"
+  assert_equal "$stderr" "'n'\$'\\n''l':"
+}
+
+@test "--verbose with -i and -r names each file converted, not the ones skipped" {
+  mkdir d
+  printf 'caf\351\n' >d/a.txt
+  printf 'ok\n' >d/b.txt
+  printf 'x' >d/b.txt.bak
+  run --separate-stderr "$UTF8CONV" --verbose -f CP1252 -r -i.bak -q d
+  assert_equal "$status" 0
+  assert_equal "$stderr" "$(printf 'd/a.txt:\nd/b.txt:')"
+  assert_hex d/a.txt '636166c3a90a'
+}
