@@ -13,6 +13,11 @@
    when S[0..N) is a valid beginning that needs more bytes (never when LAST
    is true); and -R when S[0..R) is ill-formed, with *KIND saying why.  Per
    the maximal-subpart rule, R excludes the byte that broke the sequence.
+   A step that returns R >= 0 may be taken again on the same bytes and
+   must then return the same (what it changes in the decoder, such as
+   UTF-16's byte order or WTF-8's low_after_high, it sets to the same
+   value again): the batch decoder's entry takes one step to look for an
+   error at the start and, finding none, hands the input to its loop.
 
    An encoding step has the shape
 
@@ -68,8 +73,32 @@ step_error (struct decoder *d, uint8_t const *s, unsigned int len,
    loop without calling STEP.  */
 #define DEFINE_BATCH_DECODER(NAME, STEP, ASCII)                              \
   enum decode_status                                                         \
+  NAME##_loop (struct decoder *d, uint8_t const *in, size_t *inlen,          \
+               bool last, struct pivot *p);                                  \
+  /* An ill-formed sequence at the very start of the input, where the fast \
+     paths stop before one, is read by one step, without the loop and its   \
+     set-up; anything else goes to the loop.  */                            \
+  static enum decode_status                                                  \
   NAME (struct decoder *d, uint8_t const *in, size_t *inlen, bool last,      \
         struct pivot *p)                                                     \
+  {                                                                          \
+    if (d->carry_len == 0 && *inlen > 0 && !((ASCII) && in[0] < 0x80))      \
+      {                                                                      \
+        ucs4_t c;                                                            \
+        enum err_kind kind;                                                  \
+        int r = STEP (d, in, *inlen, last, &c, &kind);                       \
+        if (r < 0)                                                           \
+          {                                                                  \
+            step_error (d, in, (unsigned int) -r, kind, 0);                  \
+            *inlen = (size_t) -r;                                            \
+            return DECODE_MALFORMED;                                         \
+          }                                                                  \
+      }                                                                      \
+    return NAME##_loop (d, in, inlen, last, p);                              \
+  }                                                                          \
+  static __attribute__ ((noinline)) enum decode_status                      \
+  NAME##_loop (struct decoder *d, uint8_t const *in, size_t *inlen,          \
+               bool last, struct pivot *p)                                   \
   {                                                                          \
     size_t n = *inlen, i = 0, len = p->len, cap = p->cap;                    \
     enum decode_status status = DECODE_INPUT_EMPTY;                          \
