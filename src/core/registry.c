@@ -1,13 +1,17 @@
 /* Names and aliases -> codecs.  One table lists every built-in codec;
-   a name is matched against each codec's name and aliases, ignoring
-   case.  A name that is not built in is tried with iconv(3), through
-   the bridge of codecs/iconv_bridge.c.  */
+   a name is matched against each codec's name and aliases as ICU and
+   WHATWG match labels (name_key).  Each built-in charset owns the
+   aliases glibc's iconv knows it by, so that no name of it reaches
+   glibc's table instead.  A name that is not built in is tried with
+   iconv(3), through the bridge of codecs/iconv_bridge.c.  */
 
 #include <config.h>
 
 #include "registry.h"
 
-#include <strings.h>
+#include <string.h>
+
+#include "c-ctype.h"
 
 #include "detect.h"
 #include "codecs/codecs.h"
@@ -24,20 +28,68 @@ static struct codec const *const codecs[] = {
 
 enum { CODEC_COUNT = sizeof codecs / sizeof codecs[0] };
 
+/* The longest key compared; a longer name matches no built-in one.  */
+enum { KEY_MAX = 64 };
+
+/* Write to KEY (KEY_MAX bytes) what counts in the encoding name NAME,
+   as ICU compares converter names: ASCII letters in lower case, the
+   characters '-', '_', '.' and space left out, and a 0 that starts a
+   number and is followed by a digit left out, so that "cp-1252",
+   "Windows1252", "LATIN-1", "ISO_8859-1" and "ISO-8859-01" are the keys
+   of "CP1252", "WINDOWS-1252", "LATIN1", "ISO-8859-1".  Returns false
+   when the key does not fit.  */
+static bool
+name_key (char const *name, char *key)
+{
+  size_t k = 0;
+  bool after_digit = false;
+
+  for (; *name; name++)
+    {
+      char c = *name;
+      if (c == '-' || c == '_' || c == '.' || c == ' ')
+        {
+          after_digit = false;
+          continue;
+        }
+      if (c == '0' && !after_digit && c_isdigit (name[1]))
+        continue;
+      if (k + 1 == KEY_MAX)
+        return false;
+      key[k++] = (char) c_tolower (c);
+      after_digit = c_isdigit (c) && c != '0' ? true
+                    : c == '0' ? after_digit : false;
+    }
+  key[k] = '\0';
+  return true;
+}
+
+/* Whether NAME's key is KEY.  */
+static bool
+key_is (char const *name, char const *key)
+{
+  char k[KEY_MAX];
+  return name_key (name, k) && strcmp (k, key) == 0;
+}
+
 struct codec const *
 registry_find (char const *name)
 {
+  char key[KEY_MAX];
   size_t i;
+
+  if (!name_key (name, key))
+    return NULL;
   /* -f auto is a decoder, not an encoding: not in the list.  */
-  if (strcasecmp (name, codec_auto->name) == 0)
+  if (key_is (codec_auto->name, key))
     return codec_auto;
   for (i = 0; i < CODEC_COUNT; i++)
     {
       char const *const *a;
-      if (strcasecmp (name, codecs[i]->name) == 0)
+      if (key_is (codecs[i]->name, key))
         return codecs[i];
       for (a = codecs[i]->aliases; *a; a++)
-        if (strcasecmp (name, *a) == 0)
+        if (key_is (*a, key))
           return codecs[i];
     }
   return NULL;

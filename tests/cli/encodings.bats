@@ -129,9 +129,9 @@ Try 'utf8conv --list' for the list of encodings."
 
 @test "-l lists CP1252 with WINDOWS-1252, then iconv(3)'s names" {
   run -0 "$UTF8CONV" -l
-  assert_line "CP1252 WINDOWS-1252"
-  assert_line "ISO-8859-1 LATIN1 L1 ISO8859-1 ISO_8859-1"
-  assert_line "US-ASCII ASCII ANSI_X3.4-1968"
+  assert_line "CP1252 WINDOWS-1252 MS-ANSI X-CP1252"
+  assert_line "ISO-8859-1 LATIN1 L1 ISO8859-1 ISO_8859-1 ISO-IR-100 ISO_8859-1:1987 CP819 IBM819 CSISOLATIN1 OSF00010001"
+  assert_line "US-ASCII ASCII ANSI_X3.4-1968 ANSI_X3.4-1986 ISO646-US ISO_646.IRV:1991 US CP367 IBM367 CSASCII ISO-IR-6 OSF00010020"
   assert_line --regexp '^Encodings from iconv\(3\)'
   # glibc lists one name a line, GNU libiconv a line of aliases.
   assert_line --regexp '^(.* )?KOI8-R( .*)?$'
@@ -145,4 +145,23 @@ Try 'utf8conv --list' for the list of encodings."
   chmod -R u+w g
   python3 g/gen.py >/dev/null
   diff -r "$ENC" g
+}
+
+@test "names match as ICU and WHATWG match labels, and every name of CP1252 is the built-in one" {
+  local enc
+  for enc in cp-1252 Windows1252 windows_1252 "windows 1252" MS-ANSI ms-ansi x-cp1252 CP01252; do
+    run --separate-stderr bash -c 'printf "a\201\200" | "$UTF8CONV" -f "$1" -t UTF-16BE | od -An -tx1' sh "$enc"
+    assert_equal "$status" 0
+    # 0x81 is U+0081 (WHATWG's index), not glibc's error; 0x80 is the euro.
+    assert_equal "$(echo $output)" "00 61 00 81 20 ac"
+    assert_equal "$stderr" ""
+  done
+  for enc in LATIN-1 latin1 ISO_8859-1 ISO-8859-01 iso8859-1 IBM819 CP819; do
+    run bash -c 'printf "\351" | "$UTF8CONV" -f "$1" | od -An -tx1' sh "$enc"
+    assert_equal "$(echo $output)" "c3 a9"
+  done
+  printf 'a' | "$UTF8CONV" -t utf16le >out
+  assert_hex out '6100'
+  printf 'a' | "$UTF8CONV" -t "UTF 16 BE" >out
+  assert_hex out '0061'
 }

@@ -30,8 +30,24 @@ test_registry (void)
     { "UTF-16BE", "UTF-16BE" }, { "Utf-16", "UTF-16" },
     { "UTF-32LE", "UTF-32LE" }, { "ucs-4le", "UTF-32LE" },
     { "UCS-4BE", "UTF-32BE" }, { "utf-32", "UTF-32" },
+    /* As ICU and WHATWG match labels: no case, '-', '_', '.', spaces,
+       nor a 0 that starts a number.  */
+    { "UTF-8 ", "UTF-8" }, { "utf16le", "UTF-16LE" },
+    { "utf 16 le", "UTF-16LE" }, { "cp-1252", "CP1252" },
+    { "Windows1252", "CP1252" }, { "windows_1252", "CP1252" },
+    { "LATIN-1", "ISO-8859-1" }, { "ISO_8859-1", "ISO-8859-1" },
+    { "ISO-8859-01", "ISO-8859-1" }, { "iso.8859.1", "ISO-8859-1" },
+    /* glibc's and WHATWG's other names of the built-in charsets.  */
+    { "MS-ANSI", "CP1252" }, { "x-cp1252", "CP1252" },
+    { "IBM819", "ISO-8859-1" }, { "CSISOLATIN1", "ISO-8859-1" },
+    { "ISO_8859-1:1987", "ISO-8859-1" }, { "us", "US-ASCII" },
+    { "ISO646-US", "US-ASCII" }, { "ANSI_X3.4-1986", "US-ASCII" },
+    { "ISO-10646/UTF-8", "UTF-8" },
   };
-  static char const *const unknown[] = { "UTF-7", "", "UTF-8 ", "UTF", "8" };
+  static char const *const unknown[] = {
+    "UTF-7", "", "UTF", "8", "CP12520", "UTF-8/", "ISO-8859-10",
+    "UTF-88888888888888888888888888888888888888888888888888888888888888888"
+  };
   size_t i;
 
   for (i = 0; i < COUNT (names); i++)

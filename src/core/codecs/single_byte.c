@@ -137,13 +137,23 @@ static DEFINE_BATCH_ENCODER (ascii_encode, ascii_encode_step, 1)
 static DEFINE_BATCH_DECODER (cp1252_decode_batch, cp1252_step, 1)
 static DEFINE_BATCH_ENCODER (cp1252_encode, cp1252_encode_step, 1)
 
+/* The aliases glibc's iconv knows each charset by (iconv --list and
+   its gconv-modules), and WHATWG's labels of windows-1252, so that no
+   name of a built-in charset reaches glibc's table instead.  Names are
+   matched without case, '-', '_', '.' and spaces (registry.c); the
+   other spellings listed here are for --list.  */
 static char const *const latin1_aliases[] = {
-  "LATIN1", "L1", "ISO8859-1", "ISO_8859-1", NULL
+  "LATIN1", "L1", "ISO8859-1", "ISO_8859-1", "ISO-IR-100", "ISO_8859-1:1987", "CP819", "IBM819",
+  "CSISOLATIN1", "OSF00010001", NULL
 };
 static char const *const ascii_aliases[] = {
-  "ASCII", "ANSI_X3.4-1968", NULL
+  "ASCII", "ANSI_X3.4-1968", "ANSI_X3.4-1986", "ISO646-US",
+  "ISO_646.IRV:1991", "US", "CP367", "IBM367", "CSASCII", "ISO-IR-6",
+  "OSF00010020", NULL
 };
-static char const *const cp1252_aliases[] = { "WINDOWS-1252", NULL };
+static char const *const cp1252_aliases[] = {
+  "WINDOWS-1252", "MS-ANSI", "X-CP1252", NULL
+};
 
 struct codec const codec_latin1 = {
   "ISO-8859-1", latin1_aliases, latin1_decode, latin1_encode, NULL,

@@ -303,7 +303,9 @@ DEFINE_VARIANT (cesu8, 1)
 DEFINE_VARIANT (mutf8, 0)
 DEFINE_VARIANT (wtf8, 0)
 
-static char const *const utf8_aliases[] = { "UTF8", NULL };
+static char const *const utf8_aliases[] = {
+  "UTF8", "ISO-10646/UTF-8", "ISO-10646/UTF8", NULL
+};
 static char const *const cesu8_aliases[] = { "CESU8", NULL };
 static char const *const mutf8_aliases[] = {
   "MODIFIED-UTF-8", "JAVA", "MUTF8", NULL
