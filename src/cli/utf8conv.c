@@ -177,7 +177,16 @@ usage_error (char const *what, char const *arg)
 static _Noreturn void
 unknown_encoding (char const *name)
 {
-  error (0, 0, "unknown encoding %s", quote (name));
+  char *near[3];
+  size_t n = registry_suggest (name, near, sizeof near / sizeof near[0]);
+
+  if (n == 0)
+    error (0, 0, "unknown encoding %s", quote (name));
+  else
+    error (0, 0, "unknown encoding %s; did you mean %s%s%s%s%s?",
+           quote_n (0, name), quote_n (1, near[0]),
+           n == 2 ? " or " : n == 3 ? ", " : "", n > 1 ? quote_n (2, near[1]) : "",
+           n == 3 ? " or " : "", n == 3 ? quote_n (3, near[2]) : "");
   fprintf (stderr, "Try '%s --list' for the list of encodings.\n",
            program_name);
   exit (EXIT_TROUBLE);

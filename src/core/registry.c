@@ -9,9 +9,11 @@
 
 #include "registry.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "c-ctype.h"
+#include "xalloc.h"
 
 #include "detect.h"
 #include "codecs/codecs.h"
@@ -126,4 +128,110 @@ registry_list (FILE *out)
       putc ('\n', out);
     }
   iconv_bridge_list (out);
+}
+
+/* The number of edits (insertions, deletions, substitutions, and swaps
+   of two neighbours, as in "cp1525" for "cp1252") that make the key A
+   into the key B: the optimal string alignment distance.  */
+static size_t
+edit_distance (char const *a, char const *b)
+{
+  size_t la = strlen (a), lb = strlen (b), i, j;
+  size_t rows[3][KEY_MAX + 1];
+  size_t *two = rows[0], *prev = rows[1], *cur = rows[2];
+
+  for (j = 0; j <= lb; j++)
+    prev[j] = j;
+  for (i = 1; i <= la; i++)
+    {
+      size_t *t;
+      cur[0] = i;
+      for (j = 1; j <= lb; j++)
+        {
+          size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+          if (prev[j] + 1 < best)
+            best = prev[j] + 1;
+          if (cur[j - 1] + 1 < best)
+            best = cur[j - 1] + 1;
+          if (1 < i && 1 < j && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]
+              && two[j - 2] + 1 < best)
+            best = two[j - 2] + 1;
+          cur[j] = best;
+        }
+      t = two;
+      two = prev;
+      prev = cur;
+      cur = t;
+    }
+  return prev[lb];
+}
+
+/* The names closest to an unknown one, as registry_suggest finds them.  */
+struct suggestions
+{
+  char key[KEY_MAX];
+  size_t limit;                 /* The most edits a suggestion may need.  */
+  char **names;
+  size_t *dist;
+  size_t n, max;
+};
+
+static void
+consider (char const *name, void *arg)
+{
+  struct suggestions *s = arg;
+  char key[KEY_MAX] = { 0 };
+  size_t d, i, k;
+
+  if (!name_key (name, key))
+    return;
+  d = edit_distance (s->key, key);
+  if (d > s->limit)
+    return;
+  /* One name for each key: the first met, built-in names first.  */
+  for (i = 0; i < s->n; i++)
+    if (key_is (s->names[i], key))
+      return;
+  /* Sorted by distance, in the order met.  */
+  for (k = s->n; k > 0 && s->dist[k - 1] > d; k--)
+    continue;
+  if (k == s->max)
+    return;
+  if (s->n == s->max)
+    free (s->names[--s->n]);
+  memmove (s->names + k + 1, s->names + k, (s->n - k) * sizeof *s->names);
+  memmove (s->dist + k + 1, s->dist + k, (s->n - k) * sizeof *s->dist);
+  s->names[k] = xstrdup (name);
+  s->dist[k] = d;
+  s->n++;
+}
+
+size_t
+registry_suggest (char const *name, char **out, size_t max)
+{
+  struct suggestions s;
+  size_t i, len, found;
+
+  memset (&s, 0, sizeof s);
+  if (max == 0 || !name_key (name, s.key))
+    return 0;
+  len = strlen (s.key);
+  if (len == 0)
+    return 0;
+  s.limit = len <= 4 ? 1 : 2;
+  s.names = out;
+  s.dist = xnmalloc (max, sizeof *s.dist);
+  s.n = 0;
+  s.max = max;
+  for (i = 0; i < CODEC_COUNT; i++)
+    {
+      char const *const *a;
+      consider (codecs[i]->name, &s);
+      for (a = codecs[i]->aliases; *a; a++)
+        consider (*a, &s);
+    }
+  iconv_bridge_names (consider, &s);
+  found = s.n;
+  free (s.dist);
+  return found;
 }

@@ -22,6 +22,12 @@ struct codec const *registry_lookup (char const *name);
    which can encode every character anyway; NULL if unknown.  */
 struct codec const *registry_lookup_translit (char const *name);
 
+/* Up to MAX known names closest to NAME, which is unknown, into
+   OUT[0..result): built-in names and aliases and iconv(3)'s, at most
+   one or two edits away (one for a name of up to four letters and
+   digits), the closest first.  The caller frees each OUT[i].  */
+size_t registry_suggest (char const *name, char **out, size_t max);
+
 /* Print the built-in encodings, one a line, with their aliases, then
    a heading and the names iconv(3) offers.  */
 void registry_list (FILE *out);

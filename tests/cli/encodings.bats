@@ -165,3 +165,27 @@ Try 'utf8conv --list' for the list of encodings."
   printf 'a' | "$UTF8CONV" -t "UTF 16 BE" >out
   assert_hex out '0061'
 }
+
+@test "unknown encoding: the closest known names as a hint, built-in and iconv(3)'s; none when nothing is close" {
+  run --separate-stderr "$UTF8CONV" -t utf61le </dev/null
+  assert_equal "$status" 2
+  assert_equal "$output" ""
+  assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding 'utf61le'; did you mean 'UTF-16LE', 'UTF-16BE' or 'UTF-32LE'?"
+  assert_equal "${stderr_lines[1]}" "Try 'utf8conv --list' for the list of encodings."
+  assert_equal "${#stderr_lines[@]}" 2
+  run --separate-stderr "$UTF8CONV" -f MS-ANSII </dev/null
+  assert_equal "$status" 2
+  assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding 'MS-ANSII'; did you mean 'MS-ANSI'?"
+  # The closest first, from the built-in names before iconv(3)'s.
+  run --separate-stderr "$UTF8CONV" -f latn1 </dev/null
+  assert_equal "$status" 2
+  [[ ${stderr_lines[0]} == "utf8conv: unknown encoding 'latn1'; did you mean 'LATIN1'"* ]] || fail "${stderr_lines[0]}"
+  # iconv(3)'s names are suggested too.
+  command -v iconv >/dev/null || skip "iconv(1) lists glibc's names"
+  run --separate-stderr "$UTF8CONV" -f koi8-rr </dev/null
+  assert_equal "$status" 2
+  [[ ${stderr_lines[0]} == "utf8conv: unknown encoding 'koi8-rr'; did you mean 'KOI8-R'"* ]] || fail "${stderr_lines[0]}"
+  run --separate-stderr "$UTF8CONV" -f "$(printf 'A%.0s' $(seq 80))" </dev/null
+  assert_equal "$status" 2
+  assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding '$(printf 'A%.0s' $(seq 80))'"
+}

@@ -558,6 +558,32 @@ iconv_bridge_list (FILE *out)
   return true;
 }
 
+struct name_fn
+{
+  void (*fn) (char const *, void *);
+  void *arg;
+};
+
+static int
+names_one (unsigned int count, char const *const *names, void *data)
+{
+  struct name_fn const *nf = data;
+  unsigned int k;
+  for (k = 0; k < count; k++)
+    nf->fn (names[k], nf->arg);
+  return 0;
+}
+
+bool
+iconv_bridge_names (void (*fn) (char const *name, void *arg), void *arg)
+{
+  struct name_fn nf;
+  nf.fn = fn;
+  nf.arg = arg;
+  iconvlist (names_one, &nf);
+  return true;
+}
+
 #else
 
 /* glibc has no API for its list: run "iconv --list", whose output to a
@@ -565,8 +591,10 @@ iconv_bridge_list (FILE *out)
 
 extern char **environ;
 
-bool
-iconv_bridge_list (FILE *out)
+/* Run "iconv --list" and call FN with each name and ARG; say why it
+   failed unless QUIET.  */
+static bool
+read_names (void (*fn) (char const *, void *), void *arg, bool quiet)
 {
   char *argv[] = { (char *) "iconv", (char *) "--list", NULL };
   posix_spawn_file_actions_t actions;
@@ -576,17 +604,10 @@ iconv_bridge_list (FILE *out)
   char line[256];
   bool ok;
 
-  fputs ("Encodings from iconv(3) ("
-#ifdef __GLIBC__
-         "glibc"
-#else
-         "the C library"
-#endif
-         ", as listed by 'iconv --list'):\n", out);
-  fflush (out);
   if (pipe (fds) != 0)
     {
-      error (0, errno, "cannot list iconv(3)'s encodings");
+      if (!quiet)
+        error (0, errno, "cannot list iconv(3)'s encodings");
       return false;
     }
   posix_spawn_file_actions_init (&actions);
@@ -599,8 +620,9 @@ iconv_bridge_list (FILE *out)
   if (e != 0)
     {
       close (fds[0]);
-      error (0, e, "cannot list iconv(3)'s encodings: cannot run "
-             "'iconv --list'");
+      if (!quiet)
+        error (0, e, "cannot list iconv(3)'s encodings: cannot run "
+               "'iconv --list'");
       return false;
     }
   in = fdopen (fds[0], "r");
@@ -613,14 +635,40 @@ iconv_bridge_list (FILE *out)
       while (len > 0 && (line[len - 1] == '/' || line[len - 1] == ','))
         line[--len] = '\0';
       if (len > 0)
-        fprintf (out, "%s\n", line);
+        fn (line, arg);
     }
   fclose (in);
   ok = waitpid (pid, &status, 0) == pid && WIFEXITED (status)
        && WEXITSTATUS (status) == 0;
-  if (!ok)
+  if (!ok && !quiet)
     error (0, 0, "cannot list iconv(3)'s encodings: 'iconv --list' failed");
   return ok;
+}
+
+static void
+print_name (char const *name, void *out)
+{
+  fprintf (out, "%s\n", name);
+}
+
+bool
+iconv_bridge_list (FILE *out)
+{
+  fputs ("Encodings from iconv(3) ("
+#ifdef __GLIBC__
+         "glibc"
+#else
+         "the C library"
+#endif
+         ", as listed by 'iconv --list'):\n", out);
+  fflush (out);
+  return read_names (print_name, out, false);
+}
+
+bool
+iconv_bridge_names (void (*fn) (char const *name, void *arg), void *arg)
+{
+  return read_names (fn, arg, true);
 }
 
 #endif

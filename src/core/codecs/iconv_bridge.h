@@ -22,4 +22,9 @@ struct codec const *iconv_bridge_find (char const *name, bool translit,
    diagnostic, if they cannot be listed.  */
 bool iconv_bridge_list (FILE *out);
 
+/* Call FN with each name iconv(3) offers, and ARG.  Returns false,
+   silently, if they cannot be listed.  */
+bool iconv_bridge_names (void (*fn) (char const *name, void *arg),
+                         void *arg);
+
 #endif
