@@ -114,6 +114,7 @@ CLI_TESTS = \
 	tests/cli/parallel.bats \
 	tests/cli/recursive.bats \
 	tests/cli/batch.bats \
+	tests/cli/eol.bats \
 	tests/cli/structure.bats
 
 TESTS = $(UNIT_TESTS) $(CLI_TESTS)
@@ -145,6 +146,7 @@ AM_TESTS_ENVIRONMENT = \
 EXTRA_DIST += \
 	$(CLI_TESTS) \
 	tests/test_helper.bash \
+	tests/cli/eol-cases.py \
 	tests/golden \
 	tests/README \
 	tests/valgrind-wrapper \

@@ -141,3 +141,10 @@ json_null (struct json *j, char const *k)
   key (j, k);
   fputs ("null", j->out);
 }
+
+void
+json_bool (struct json *j, char const *k, bool b)
+{
+  key (j, k);
+  fputs (b ? "true" : "false", j->out);
+}

@@ -37,5 +37,6 @@ void json_bytes (struct json *, char const *key, uint8_t const *s,
                  size_t n);
 void json_uint (struct json *, char const *key, uint64_t n);
 void json_null (struct json *, char const *key);
+void json_bool (struct json *, char const *key, bool b);
 
 #endif

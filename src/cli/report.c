@@ -25,6 +25,7 @@ enum { DETECTED_MAX = 8 };
 struct report
 {
   enum policy policy;
+  enum eol_mode eol;
   bool text;
   FILE *json;
   uint64_t files;
@@ -32,6 +33,8 @@ struct report
   struct file_stats sum;        /* bytes_out and bom_written over the
                                    files written only.  */
   unsigned int bom_seen_written;        /* bom_seen of those files.  */
+  uint64_t mixed;               /* Files whose breaks are of two kinds
+                                   or more.  */
   struct
   {
     struct codec const *codec;
@@ -47,10 +50,11 @@ static char const *const outcome_names[OUTCOME_COUNT] = {
 };
 
 struct report *
-report_start (enum policy policy, bool text, FILE *json)
+report_start (enum policy policy, enum eol_mode eol, bool text, FILE *json)
 {
   struct report *r = xzalloc (sizeof *r);
   r->policy = policy;
+  r->eol = eol;
   r->text = text;
   r->json = json;
   return r;
@@ -130,6 +134,35 @@ print_counts (FILE *out, struct report const *r, struct file_stats const *s,
              ? bom_seen_written - s->bom_written : 0);
 }
 
+/* Whether the line breaks of S are of two kinds or more.  */
+static bool
+mixed_breaks (struct file_stats const *s)
+{
+  return ((s->breaks_crlf > 0) + (s->breaks_lf > 0) + (s->breaks_cr > 0)
+          > 1);
+}
+
+/* The --eol modes as JSON says them, and as the text says them.  */
+static char const *const eol_names[] = { "keep", "lf", "crlf", "cr" };
+static char const *const eol_text[] = { "", "LF", "CRLF", "CR" };
+
+/* The line breaks of S, after the other counts.  WRITTEN says whether
+   the output was written; MIXED, unless negative, is a number of files
+   that mix their breaks (the total).  */
+static void
+print_breaks (FILE *out, struct report const *r, struct file_stats const *s,
+              bool written, int64_t mixed)
+{
+  fprintf (out, ", line breaks CRLF %" PRIu64 " LF %" PRIu64 " CR %" PRIu64,
+           s->breaks_crlf, s->breaks_lf, s->breaks_cr);
+  if (mixed > 0)
+    fprintf (out, " (%" PRId64 " mixed)", mixed);
+  else if (mixed < 0 && mixed_breaks (s))
+    fputs (" (mixed)", out);
+  if (written && r->eol != EOL_KEEP)
+    fprintf (out, " written as %s", eol_text[r->eol]);
+}
+
 static void
 print_fallbacks (FILE *out, struct file_stats const *s)
 {
@@ -153,6 +186,7 @@ text_file (struct report *r, char const *name, struct file_outcome const *o)
   if (s)
     {
       print_counts (out, r, s, o->written, s->bom_seen);
+      print_breaks (out, r, s, o->written, -1);
       if (s->detected.codec)
         {
           fprintf (out, ", detected %s (%s)", s->detected.codec->name,
@@ -186,6 +220,11 @@ json_counts (struct json *j, struct file_stats const *s, bool written)
   json_end (&kinds);
   json_uint (j, "encoding_errors", s->encode_errors);
   json_uint (j, "handled", s->handled);
+  json_begin_member (j, "line_breaks", &kinds);
+  json_uint (&kinds, "crlf", s->breaks_crlf);
+  json_uint (&kinds, "lf", s->breaks_lf);
+  json_uint (&kinds, "cr", s->breaks_cr);
+  json_end (&kinds);
   json_uint (j, "bom_seen", s->bom_seen);
   if (written)
     json_uint (j, "bom_written", s->bom_written);
@@ -212,6 +251,11 @@ json_file (struct report *r, char const *name, struct file_outcome const *o)
   if (s)
     {
       json_counts (&j, s, o->written);
+      json_bool (&j, "mixed_breaks", mixed_breaks (s));
+      if (o->written)
+        json_string (&j, "breaks_written", eol_names[r->eol]);
+      else
+        json_null (&j, "breaks_written");
       if (s->detected.codec)
         {
           json_string (&j, "detected", s->detected.codec->name);
@@ -237,6 +281,10 @@ add (struct report *r, struct file_stats const *s, bool written)
   r->sum.encode_errors += s->encode_errors;
   r->sum.handled += s->handled;
   r->sum.bom_seen += s->bom_seen;
+  r->sum.breaks_crlf += s->breaks_crlf;
+  r->sum.breaks_lf += s->breaks_lf;
+  r->sum.breaks_cr += s->breaks_cr;
+  r->mixed += mixed_breaks (s);
   if (written)
     {
       r->sum.bytes_out += s->bytes_out;
@@ -330,6 +378,7 @@ text_total (struct report *r)
   if (r->files > 0)
     putc (')', out);
   print_counts (out, r, &r->sum, true, r->bom_seen_written);
+  print_breaks (out, r, &r->sum, false, (int64_t) r->mixed);
   if (r->any_detected)
     {
       unsigned int i;
@@ -356,6 +405,7 @@ json_total (struct report *r)
     json_uint (&o, outcome_names[k], r->outcomes[k]);
   json_end (&o);
   json_counts (&j, &r->sum, true);
+  json_uint (&j, "mixed_break_files", r->mixed);
   json_end (&j);
 }
 

@@ -49,9 +49,10 @@ struct file_outcome
 
 struct report;
 
-/* Start a report of a run under POLICY: text on standard error when
-   TEXT, JSON Lines on JSON when it is not NULL.  */
-struct report *report_start (enum policy policy, bool text, FILE *json);
+/* Start a report of a run under POLICY and --eol EOL: text on
+   standard error when TEXT, JSON Lines on JSON when it is not NULL.  */
+struct report *report_start (enum policy policy, enum eol_mode eol,
+                             bool text, FILE *json);
 
 /* The data error E of FILE (JSON only: the text diagnostics are
    diag.c's).  */

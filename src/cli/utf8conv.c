@@ -49,6 +49,7 @@ enum
   BYTE_SUBST_OPTION = CHAR_MAX + 1,
   UNICODE_SUBST_OPTION,
   BOM_OPTION,
+  EOL_OPTION,
   BLOCK_SIZE_OPTION,
   CHECK_OPTION,
   REPORT_OPTION,
@@ -67,6 +68,7 @@ static struct option const long_options[] = {
   {"byte-subst", required_argument, NULL, BYTE_SUBST_OPTION},
   {"unicode-subst", required_argument, NULL, UNICODE_SUBST_OPTION},
   {"bom", required_argument, NULL, BOM_OPTION},
+  {"eol", required_argument, NULL, EOL_OPTION},
   {"output", required_argument, NULL, 'o'},
   {"block-size", required_argument, NULL, BLOCK_SIZE_OPTION},
   {"in-place", optional_argument, NULL, 'i'},
@@ -135,6 +137,8 @@ Output:\n\
       --check             only check that each FILE is valid (and, with -t,\n\
                             encodable); write no output\n\
       --bom=MODE          byte order marks: auto (default), strip, add\n\
+      --eol=MODE          line breaks: keep (default), or write every CR LF,\n\
+                            lone CR and lone LF as lf, crlf or cr\n\
       --block-size=N      read and convert N bytes at a time (default 131072)\n\
   -r, --recursive         convert the regular files under each directory\n\
                             FILE, in the order of their names; symbolic\n\
@@ -148,7 +152,7 @@ Output:\n\
                             before it is converted (as iconv does)\n\
       --report            print a summary of each file and a total on\n\
                             standard error: outcome, bytes, characters,\n\
-                            errors, BOMs, detected encoding\n\
+                            errors, BOMs, line breaks, detected encoding\n\
       --report-json=FILE  write the report and every data error to FILE\n\
                             as JSON Lines (- is standard output, when the\n\
                             text goes elsewhere)\n\
@@ -325,8 +329,8 @@ start_report_and_progress (struct batch_config *cfg, bool want_report,
     }
   if (want_report || report_json)
     {
-      report = report_start (cfg->run.policy.policy, want_report,
-                             report_json);
+      report = report_start (cfg->run.policy.policy, cfg->run.eol,
+                             want_report, report_json);
       cfg->report = report;
       cfg->run.report = true;
     }
@@ -367,6 +371,21 @@ parse_bom (char const *arg)
   if (strcmp (arg, "add") == 0)
     return BOM_ADD;
   usage_error ("invalid --bom mode", arg);
+}
+
+/* Parse --eol's ARG.  */
+static enum eol_mode
+parse_eol (char const *arg)
+{
+  if (strcmp (arg, "keep") == 0)
+    return EOL_KEEP;
+  if (strcmp (arg, "lf") == 0)
+    return EOL_LF;
+  if (strcmp (arg, "crlf") == 0)
+    return EOL_CRLF;
+  if (strcmp (arg, "cr") == 0)
+    return EOL_CR;
+  usage_error ("invalid --eol mode", arg);
 }
 
 /* What the command line said, beyond the batch configuration.  */
@@ -410,6 +429,9 @@ take_option (int c, struct batch_config *cfg, struct options *o)
       break;
     case BOM_OPTION:
       cfg->run.bom = parse_bom (optarg);
+      break;
+    case EOL_OPTION:
+      cfg->run.eol = parse_eol (optarg);
       break;
     case 'o':
       cfg->output = optarg;

@@ -85,6 +85,24 @@ struct run
      so that replace's substitute costs no call of the encoder.  */
   uint8_t fffd[MAX_ENCODED];
   size_t fffd_len;
+  /* The line-ending stage runs: an --eol that changes breaks, or
+     --report, which counts them.  */
+  bool eol_active;
+  /* What a fast path writes before its breaks are converted (with an
+     --eol that changes them); OUT_CAP bytes.  */
+  uint8_t *scratch;
+};
+
+/* How the line-ending stage sees what a fast path converts.  */
+enum eol_fast
+{
+  EOL_FAST_NONE,                /* The stage is off.  */
+  EOL_FAST_OUTPUT,              /* On the output bytes: 0x0D and 0x0A
+                                   are CR and LF there.  */
+  EOL_FAST_INPUT                /* On the input bytes: the fast path
+                                   stops before each break that the mode
+                                   changes, and the state machine takes
+                                   the break.  */
 };
 
 /* The state of the file being converted.  */
@@ -96,6 +114,10 @@ struct file
                                    one asked for, or the one -f auto
                                    detected; NULL until it has.  */
   fast_fn *fast;                /* READS's fast path, or NULL.  */
+  enum eol_fast eol_fast;
+  bool at_break;                /* The fast path stopped before a break
+                                   (EOL_FAST_INPUT).  */
+  struct eol_state eol;
   bool at_start;                /* Nothing decoded yet.  */
   struct file_stats stats;      /* For --report.  */
   /* The buffer being converted, at offset BUF_BASE of the file, and the
@@ -129,6 +151,9 @@ pipeline_start (struct run_config const *cfg, int out_fd)
   r->pivot.n = xnmalloc (PIVOT_CAP, sizeof *r->pivot.n);
   r->pivot.cap = PIVOT_CAP;
   r->out = xmalloc (OUT_CAP);
+  r->eol_active = cfg->eol != EOL_KEEP || cfg->report;
+  if (cfg->eol != EOL_KEEP)
+    r->scratch = xmalloc (OUT_CAP);
   encoder_init (&r->enc, cfg->to);
   if (!(cfg->to->flags & CODEC_STATEFUL))
     {
@@ -450,6 +475,123 @@ emit (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
   return true;
 }
 
+/* Encode the values CP[START..END) of the decoder's origin O, where
+   LINES U+000A come before START.  */
+static bool
+emit_part (struct run *r, struct file *f, ucs4_t const *cp, size_t start,
+           size_t end, struct origin const *o, uint64_t lines)
+{
+  struct origin sub = *o;
+  if (start == end)
+    return true;
+  sub.off = o->off + start;
+  sub.n = o->n + start;
+  sub.lines = o->lines + lines;
+  return emit (r, f, cp + start, end - start, &sub);
+}
+
+/* Write the break of --eol for a break read at offset BASE + OFF, after
+   LINES U+000A.  */
+static bool
+emit_break (struct run *r, struct file *f, uint64_t base, int64_t off,
+            uint64_t lines)
+{
+  ucs4_t brk[2];
+  int64_t offs[2] = { off, off };
+  uint8_t nb[2] = { 1, 1 };
+  struct origin b = { offs, nb, base, lines, NULL };
+  return emit (r, f, brk, eol_break (f->eol.mode, brk), &b);
+}
+
+/* Count the breaks of CP[0..N), which pass as they are.  */
+static void
+count_breaks (struct eol_state *st, ucs4_t const *cp, size_t n)
+{
+  size_t i;
+  for (i = 0; i < n; i++)
+    {
+      if (st->held_cr)
+        {
+          st->held_cr = false;
+          if (cp[i] == 0x0A)
+            {
+              st->crlf++;
+              continue;
+            }
+          st->cr++;
+        }
+      st->held_cr = cp[i] == 0x0D;
+    }
+}
+
+/* Encode the decoded values CP[0..N), from the decoder's origin O,
+   through the line-ending stage (eol.h).  Returns false when a strict
+   error stopped the file.  */
+static bool
+emit_text (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
+           struct origin const *o)
+{
+  struct eol_state *st = &f->eol;
+  size_t i, start = 0;
+  uint64_t lines = 0, start_lines = 0;  /* U+000A before I, START.  */
+  bool lf_too = eol_changes_lf (st->mode);
+
+  if (st->mode == EOL_KEEP)
+    {
+      if (r->eol_active)
+        count_breaks (st, cp, n);
+      return emit (r, f, cp, n, o);
+    }
+  for (i = 0; i < n; i++)
+    {
+      ucs4_t c = cp[i];
+      bool lf = c == 0x0A;
+      if (st->held_cr)
+        {
+          /* Nothing came between the CR and CP[I]: START is I.  */
+          st->held_cr = false;
+          if (lf)
+            st->crlf++;
+          else
+            st->cr++;
+          if (!emit_break (r, f, o->base, o->off[i], o->lines + lines))
+            return false;
+          if (lf)
+            {
+              start = i + 1;
+              start_lines = ++lines;
+              continue;
+            }
+        }
+      if (c == 0x0D || (lf && lf_too))
+        {
+          if (!emit_part (r, f, cp, start, i, o, start_lines))
+            return false;
+          start = i + 1;
+          start_lines = lines + lf;
+          if (c == 0x0D)
+            st->held_cr = true;
+          else if (!emit_break (r, f, o->base, o->off[i], o->lines + lines))
+            return false;
+        }
+      lines += lf;
+    }
+  return emit_part (r, f, cp, start, n, o, start_lines);
+}
+
+/* A CR held by the line-ending stage is lone: the file ends, or what
+   follows is an error, at offset AT.  */
+static bool
+flush_held_cr (struct run *r, struct file *f, uint64_t at)
+{
+  if (!f->eol.held_cr)
+    return true;
+  f->eol.held_cr = false;
+  f->eol.cr++;
+  return (f->eol.mode == EOL_KEEP
+          || emit_break (r, f, at, 0, f->dec.newlines));
+}
+
 static void
 flush_encoder (struct run *r)
 {
@@ -469,6 +611,8 @@ decode_error (struct run *r, struct file *f, uint64_t base)
   struct origin o;
   unsigned int i;
 
+  if (!flush_held_cr (r, f, base + (uint64_t) f->dec.error.rel_offset))
+    return false;
   policy_decode_error (&r->cfg.policy, &f->dec.error, &v);
   f->stats.decode_errors[f->dec.error.kind]++;
   o.base = base + (uint64_t) f->dec.error.rel_offset;
@@ -514,6 +658,24 @@ decide_bom (struct run *r, bool signature)
               ? BOMS_WANTED : BOMS_NONE);
 }
 
+/* Read the file F with the codec READS, and its fast path, if it has
+   one that the line-ending stage can follow.  */
+static void
+choose_fast (struct run *r, struct file *f, struct codec const *reads)
+{
+  f->reads = reads;
+  f->fast = fast_select (reads, r->cfg.to);
+  f->eol_fast = EOL_FAST_NONE;
+  if (!f->fast || !r->eol_active)
+    return;
+  if (r->cfg.to->flags & CODEC_ASCII_BYTES)
+    f->eol_fast = EOL_FAST_OUTPUT;
+  else if (reads->flags & CODEC_ASCII_BYTES)
+    f->eol_fast = EOL_FAST_INPUT;
+  else
+    f->fast = NULL;
+}
+
 /* Once -f auto has detected the input's form, read it with its fast
    path.  */
 static void
@@ -521,10 +683,19 @@ resolve (struct run *r, struct file *f)
 {
   struct detection det;
   if (decoder_detected (&f->dec, &det))
-    {
-      f->reads = det.codec;
-      f->fast = fast_select (det.codec, r->cfg.to);
-    }
+    choose_fast (r, f, det.codec);
+}
+
+/* Whether the fast path may go on from here: nothing is held back in
+   the decoder, the encoder, the BOM or (unless the stage follows the
+   fast path's output) the line-ending stage.  */
+static bool
+fast_may_run (struct run const *r, struct file const *f)
+{
+  return (!f->at_start && !decoder_holds_input (&f->dec)
+          && r->bom != BOMS_WANTED && r->enc.pending == 0
+          && !(f->eol.held_cr && f->eol_fast == EOL_FAST_INPUT
+               && f->eol.mode != EOL_KEEP));
 }
 
 /* Let the fast path convert what it can of IN[POS..N).  Returns the new
@@ -533,16 +704,38 @@ static size_t
 convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
               size_t n)
 {
-  size_t produced, used;
+  size_t produced, used, end = n, cap;
   uint64_t newlines;
+  uint8_t *dst;
+  bool convert = f->eol_fast != EOL_FAST_NONE && f->eol.mode != EOL_KEEP;
 
   make_room (r, FAST_ROOM);
-  used = f->fast (in + pos, n - pos, r->out + r->out_len,
-                  OUT_CAP - r->out_len, &produced, &newlines);
+  dst = r->out + r->out_len;
+  cap = OUT_CAP - r->out_len;
+  if (convert && f->eol_fast == EOL_FAST_INPUT)
+    end = pos + eol_plain_len (f->eol.mode, in + pos, n - pos);
+  else if (convert && (f->eol.mode == EOL_CRLF || f->eol.held_cr))
+    {
+      /* The breaks may take more room: convert to the side first.  */
+      dst = r->scratch;
+      cap = (cap - 2) / 2;
+    }
+  used = f->fast (in + pos, end - pos, dst, cap, &produced, &newlines);
   /* The fast path bypasses the decoder, which counts the characters
      otherwise.  */
   if (r->cfg.report)
     f->stats.chars += codec_count_chars (f->reads, in + pos, used);
+  f->at_break = convert && f->eol_fast == EOL_FAST_INPUT
+    && pos + used == end && end < n;
+  if (f->eol_fast == EOL_FAST_OUTPUT && convert && dst == r->scratch)
+    produced = eol_convert_bytes (&f->eol, dst, produced,
+                                  r->out + r->out_len);
+  else if (f->eol_fast == EOL_FAST_OUTPUT && convert)
+    produced = eol_convert_in_place (&f->eol, dst, produced, r->scratch);
+  else if (f->eol_fast == EOL_FAST_OUTPUT)
+    eol_count_bytes (&f->eol, dst, produced);
+  else if (f->eol_fast == EOL_FAST_INPUT && !convert)
+    eol_count_bytes (&f->eol, in + pos, used);
   r->out_len += produced;
   f->dec.newlines += newlines;
   return pos + used;
@@ -566,11 +759,8 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       bool part_last = last;
       enum decode_status st;
 
-      /* A fast path takes what it can once the file has started, when
-         nothing is held back in the decoder, the encoder or the BOM.  */
-      if (f->fast && pos < n && !f->at_start
-          && !decoder_holds_input (&f->dec)
-          && r->bom != BOMS_WANTED && r->enc.pending == 0)
+      /* A fast path takes what it can once the file has started.  */
+      if (f->fast && pos < n && fast_may_run (r, f))
         {
           pos = convert_fast (r, f, in, pos, n);
           if (pos < n && OUT_CAP - r->out_len < FAST_ROOM)
@@ -580,9 +770,11 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       len = n - pos;
       if (f->fast && SCALAR_WINDOW < len)
         {
-          len = SCALAR_WINDOW;
+          /* A break that the fast path left takes 1 or 2 bytes.  */
+          len = f->at_break ? 2 : SCALAR_WINDOW;
           part_last = false;
         }
+      f->at_break = false;
       p->len = 0;
       o.lines = f->dec.newlines;
       st = r->cfg.from->decode (&f->dec, in + pos, &len, part_last, p);
@@ -603,7 +795,8 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       o.off = p->off + skip;
       o.n = p->n + skip;
       o.replaced = NULL;
-      if (skip < p->len && !emit (r, f, p->cp + skip, p->len - skip, &o))
+      if (skip < p->len
+          && !emit_text (r, f, p->cp + skip, p->len - skip, &o))
         return false;
       pos += len;
       if (st == DECODE_MALFORMED)
@@ -624,6 +817,12 @@ keep_stats (struct run *r, struct file *f, uint64_t bytes_in,
 {
   struct file_stats *s = &f->stats;
   s->bytes_in = bytes_in;
+  if (r->eol_active)
+    {
+      s->breaks_crlf = f->eol.crlf;
+      s->breaks_cr = f->eol.cr;
+      s->breaks_lf = f->dec.newlines - f->eol.crlf;
+    }
   s->bytes_out = r->out_total + r->out_len - out_start;
   /* --check writes nothing.  */
   if (r->out_fd < 0 && !r->write)
@@ -667,11 +866,9 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   f->dec.lone_surrogates_ok
     = (!r->cfg.well_formed_input
        && policy_passes_lone_surrogates (&r->cfg.policy, r->cfg.to->flags));
+  f->eol.mode = r->cfg.eol;
   if (!(r->cfg.from->flags & CODEC_WRAPPER))
-    {
-      f->reads = r->cfg.from;
-      f->fast = fast_select (f->reads, r->cfg.to);
-    }
+    choose_fast (r, f, r->cfg.from);
 
   while (ok && !last && r->write_errno == 0)
     {
@@ -685,6 +882,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
       if (n == SAFE_READ_ERROR)
         {
           f->stats.sys_errno = errno;
+          flush_held_cr (r, f, base);
           flush_encoder (r);
           write_out (r);
           /* A file that could not be read at all does not decide the
@@ -699,6 +897,8 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
         }
       last = n == 0;
       ok = convert_buffer (r, f, in, n, base, last);
+      if (ok && last)
+        ok = flush_held_cr (r, f, base);
       keep_history (f, in, n, base);
       base += n;
       if (!ok || last)
@@ -737,6 +937,7 @@ pipeline_finish (struct run *r)
   free (r->pivot.off);
   free (r->pivot.n);
   free (r->out);
+  free (r->scratch);
   free (r);
 }
 

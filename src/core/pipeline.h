@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "codec.h"
+#include "eol.h"
 #include "policy.h"
 
 enum bom_mode
@@ -63,6 +64,9 @@ struct file_stats
   int sys_errno;                /* Of a read or write error.  */
   unsigned int bom_seen;        /* A signature at the start of the file.  */
   unsigned int bom_written;     /* The output's BOM, written with it.  */
+  /* The line breaks read, by kind (with --report, or an --eol that
+     changes breaks; 0 otherwise).  */
+  uint64_t breaks_crlf, breaks_lf, breaks_cr;
   /* -f auto only: what it detected (codec NULL otherwise).  */
   struct detection detected;
 };
@@ -78,13 +82,15 @@ struct run_config
   struct codec const *to;
   struct policy_config policy;
   enum bom_mode bom;
+  enum eol_mode eol;            /* --eol.  */
   size_t block_size;
   /* Lone surrogates in UTF-16/UTF-32 input are errors even for a WTF-8
      or MUTF-8 output (--check: each input must be well-formed in its own
      encoding).  */
   bool well_formed_input;
   /* --report: count the characters that the fast paths convert too
-     (everything else is counted anyway; see pipeline_file_stats).  */
+     (everything else is counted anyway; see pipeline_file_stats), and
+     the line breaks.  */
   bool report;
   /* --progress: called after each buffer is converted with the number
      of input bytes it held, and ARG; NULL for none.  */

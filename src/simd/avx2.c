@@ -992,7 +992,8 @@ struct kernels const kernels_avx2 = {
   "avx2", avx2_ascii_len, avx2_utf8_valid_len, avx2_count_newlines,
   avx2_utf8_valid_copy,
   avx2_utf8_to_utf16, avx2_utf8_to_utf32, NULL, avx2_utf16_to_utf8,
-  avx2_sb_to_utf8, avx2_utf8_to_sb
+  avx2_sb_to_utf8, avx2_utf8_to_sb,
+  avx2_drop_crlf
 };
 
 #endif

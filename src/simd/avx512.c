@@ -198,7 +198,8 @@ struct kernels const kernels_avx512 = {
   "avx512", avx2_ascii_len, avx512_utf8_valid_len, avx2_count_newlines,
   avx512_utf8_valid_copy,
   avx512_utf8_to_utf16, avx512_utf8_to_utf32, NULL, avx2_utf16_to_utf8,
-  avx2_sb_to_utf8, avx2_utf8_to_sb
+  avx2_sb_to_utf8, avx2_utf8_to_sb,
+  avx2_drop_crlf
 };
 
 #endif

@@ -75,6 +75,12 @@ struct kernels
   size_t (*utf8_to_sb) (uint8_t const *s, size_t n, uint8_t *out,
                         int16_t const *table, size_t *produced,
                         uint64_t *newlines);
+  /* Copy S[0..N) to OUT (room for N bytes, apart from S), leaving out
+     each CR that an LF follows, up to a CR that no LF follows (a lone
+     CR, or one that ends S).  Return the bytes of S used; set
+     *WRITTEN to the bytes written.  */
+  size_t (*drop_crlf) (uint8_t const *s, size_t n, uint8_t *out,
+                       size_t *written);
 };
 
 /* The kernels in use; NULL when UTF8CONV_IMPL=reference.  */
@@ -92,6 +98,8 @@ char const *const *kernels_available (void);
 extern struct kernels const kernels_scalar;
 size_t scalar_utf8_valid_len (uint8_t const *s, size_t n);
 size_t scalar_ascii_len (uint8_t const *s, size_t n);
+size_t scalar_drop_crlf (uint8_t const *s, size_t n, uint8_t *out,
+                         size_t *written);
 
 #if defined __x86_64__ || defined __i386__
 extern struct kernels const kernels_sse2, kernels_avx2, kernels_avx512,

@@ -31,6 +31,12 @@
    kernels, for its tails, or for a block it hands on.  */
 SSE2 size_t sse2_ascii_len (uint8_t const *s, size_t n);
 SSE2 size_t sse2_count_newlines (uint8_t const *s, size_t n);
+SSE2 size_t sse2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out,
+                           size_t *written);
+AVX2 size_t avx2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out,
+                           size_t *written);
+VBMI2 size_t vbmi2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out,
+                             size_t *written);
 AVX2 size_t avx2_ascii_len (uint8_t const *s, size_t n);
 AVX2 size_t avx2_count_newlines (uint8_t const *s, size_t n);
 AVX2 size_t avx2_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,

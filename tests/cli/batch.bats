@@ -130,7 +130,7 @@ no_temp_files() {
   assert_equal "$(times a)" "$ta"
   assert_equal "$(times u)" "$tu"
   [ ! -e a.bak ] && [ ! -e u.bak ] || fail "a backup was made"
-  assert_equal "${stderr_lines[0]}" "utf8conv: report: a: unchanged, in 12 B, 12 chars, 0 errors, BOM seen 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)"
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: a: unchanged, in 12 B, 12 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)"
   no_temp_files
 }
 
@@ -168,7 +168,7 @@ no_temp_files() {
   assert_equal "$status" 0
   assert_equal "$(cd arc && cksum *.txt)" "$sums"
   assert_equal "$(stat -c %i arc/*.txt)" "$inodes"
-  assert_equal "${stderr_lines[-1]}" "utf8conv: report: total: 5 files (3 unchanged, 2 skipped), in 20 B, out 0 B, 14 chars, 0 errors, BOM seen 1 written 0 removed 0, detected UTF-8 3, 0 CP1252 fallbacks (0 B)"
+  assert_equal "${stderr_lines[-1]}" "utf8conv: report: total: 5 files (3 unchanged, 2 skipped), in 20 B, out 0 B, 14 chars, 0 errors, BOM seen 1 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 3, 0 CP1252 fallbacks (0 B)"
   # The backups of the first run are kept as they were; the file that
   # was UTF-8 already has none.
   assert_hex arc/cp1252.txt.bak '63 61 66 e9 0a'
@@ -198,9 +198,9 @@ no_temp_files() {
   assert_equal "$status" 0
   assert_equal "$stderr" "\
 utf8conv: report: d/.c.txt.utf8conv-Ab12Cd: skipped (temporary file)
-utf8conv: report: d/a.txt: converted, in 3 B, out 4 B, 3 chars, 0 errors, BOM seen 0 written 0 removed 0
+utf8conv: report: d/a.txt: converted, in 3 B, out 4 B, 3 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
 utf8conv: report: d/b.txt.bak: skipped (backup)
-utf8conv: report: total: 3 files (1 converted, 2 skipped), in 3 B, out 4 B, 3 chars, 0 errors, BOM seen 0 written 0 removed 0"
+utf8conv: report: total: 3 files (1 converted, 2 skipped), in 3 B, out 4 B, 3 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
   assert_hex d/b.txt.bak '6f 6c 64 e9 0a'
   assert_hex d/.c.txt.utf8conv-Ab12Cd '74 6d 70 e9 0a'
   [ ! -e d/b.txt.bak.bak ] || fail "a backup of a backup"
@@ -339,10 +339,10 @@ Try 'utf8conv --help' for more information."
   assert_equal "$status" 0
   assert_equal "$stderr" "\
 utf8conv: 'x'\$'\\n''y':1: byte 1: invalid UTF-8: FF (invalid byte); 1 error replaced in this file
-utf8conv: report: 'x'\$'\\n''y': converted, in 3 B, out 5 B, 2 chars, 1 error (decoding: 1 invalid byte), 1 replaced, BOM seen 0 written 0 removed 0
+utf8conv: report: 'x'\$'\\n''y': converted, in 3 B, out 5 B, 2 chars, 1 error (decoding: 1 invalid byte), 1 replaced, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
 utf8conv: 'e'\$'\\033''[31m':1: byte 1: invalid UTF-8: FF (invalid byte); 1 error replaced in this file
-utf8conv: report: 'e'\$'\\033''[31m': converted, in 3 B, out 5 B, 2 chars, 1 error (decoding: 1 invalid byte), 1 replaced, BOM seen 0 written 0 removed 0
-utf8conv: report: total: 2 files (2 converted), in 6 B, out 10 B, 4 chars, 2 errors (decoding: 2 invalid bytes), 2 replaced, BOM seen 0 written 0 removed 0"
+utf8conv: report: 'e'\$'\\033''[31m': converted, in 3 B, out 5 B, 2 chars, 1 error (decoding: 1 invalid byte), 1 replaced, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 2 files (2 converted), in 6 B, out 10 B, 4 chars, 2 errors (decoding: 2 invalid bytes), 2 replaced, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2 CR 0"
   [[ $stderr != *$'\033'* ]] || fail "an escape reached the terminal"
 }
 

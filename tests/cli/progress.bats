@@ -56,8 +56,8 @@ on_terminal() {
 @test "progress: with --report, the report lines are clean" {
   printf 'x\n' >a
   on_terminal "'$UTF8CONV' --progress --report a 2>&1 >out | cat >err"
-  [ "$(cat err)" = "utf8conv: report: a: converted, in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0
-utf8conv: report: total: 1 file (1 converted), in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0" ]
+  [ "$(cat err)" = "utf8conv: report: a: converted, in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 1 file (1 converted), in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0" ]
 }
 
 @test "progress: at most about ten updates a second" {

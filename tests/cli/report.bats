@@ -10,25 +10,25 @@ bats_require_minimum_version 1.5.0
   printf '\377\376h\000i\000' >new.txt
   run -0 --separate-stderr "$UTF8CONV" -f auto --report old.txt new.txt
   assert_equal "$stderr" "\
-utf8conv: report: old.txt: converted, in 14 B, out 19 B, 13 chars, 0 errors, BOM seen 0 written 0 removed 0, detected UTF-8 (no BOM), 4 CP1252 fallbacks (4 B)
-utf8conv: report: new.txt: converted, in 6 B, out 2 B, 2 chars, 0 errors, BOM seen 1 written 0 removed 1, detected UTF-16LE (BOM)
-utf8conv: report: total: 2 files (2 converted), in 20 B, out 21 B, 15 chars, 0 errors, BOM seen 1 written 0 removed 1, detected UTF-8 1, UTF-16LE 1, 4 CP1252 fallbacks (4 B)"
+utf8conv: report: old.txt: converted, in 14 B, out 19 B, 13 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 4 CP1252 fallbacks (4 B)
+utf8conv: report: new.txt: converted, in 6 B, out 2 B, 2 chars, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 0 CR 0, detected UTF-16LE (BOM)
+utf8conv: report: total: 2 files (2 converted), in 20 B, out 21 B, 15 chars, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 1, UTF-16LE 1, 4 CP1252 fallbacks (4 B)"
 }
 
 @test "report: -f auto, UTF-16BE from the NUL pattern, BOM written" {
   printf '\000h\000i' >in
   run -0 --separate-stderr "$UTF8CONV" -f auto -t UTF-16 --report in
   assert_equal "$stderr" "\
-utf8conv: report: in: converted, in 4 B, out 6 B, 2 chars, 0 errors, BOM seen 0 written 1 removed 0, detected UTF-16BE (NUL pattern)
-utf8conv: report: total: 1 file (1 converted), in 4 B, out 6 B, 2 chars, 0 errors, BOM seen 0 written 1 removed 0, detected UTF-16BE 1, 0 CP1252 fallbacks (0 B)"
+utf8conv: report: in: converted, in 4 B, out 6 B, 2 chars, 0 errors, BOM seen 0 written 1 removed 0, line breaks CRLF 0 LF 0 CR 0, detected UTF-16BE (NUL pattern)
+utf8conv: report: total: 1 file (1 converted), in 4 B, out 6 B, 2 chars, 0 errors, BOM seen 0 written 1 removed 0, line breaks CRLF 0 LF 0 CR 0, detected UTF-16BE 1, 0 CP1252 fallbacks (0 B)"
 }
 
 @test "report: errors by kind and the replacements" {
   printf 'a\341\200b\200\n' >bad.txt
   run -0 --separate-stderr "$UTF8CONV" -e replace -q --report bad.txt
   assert_equal "$stderr" "\
-utf8conv: report: bad.txt: converted, in 6 B, out 9 B, 3 chars, 2 errors (decoding: 1 unexpected continuation byte, 1 truncated sequence), 2 replaced, BOM seen 0 written 0 removed 0
-utf8conv: report: total: 1 file (1 converted), in 6 B, out 9 B, 3 chars, 2 errors (decoding: 1 unexpected continuation byte, 1 truncated sequence), 2 replaced, BOM seen 0 written 0 removed 0"
+utf8conv: report: bad.txt: converted, in 6 B, out 9 B, 3 chars, 2 errors (decoding: 1 unexpected continuation byte, 1 truncated sequence), 2 replaced, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 1 file (1 converted), in 6 B, out 9 B, 3 chars, 2 errors (decoding: 1 unexpected continuation byte, 1 truncated sequence), 2 replaced, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
 }
 
 @test "report: replace to a legacy output counts each error once, plurals" {
@@ -39,18 +39,18 @@ utf8conv: report: total: 1 file (1 converted), in 6 B, out 9 B, 3 chars, 2 error
   assert_hex out '61 3f 3f 62 3f 3f 63 3f 3f 0a'
   assert_equal "$output" "\
 utf8conv: bad.txt:1: byte 1: invalid UTF-8: FF (invalid byte); 6 errors replaced in this file
-utf8conv: report: bad.txt: converted, in 14 B, out 10 B, 6 chars, 6 errors (decoding: 1 unexpected continuation byte, 1 overlong encoding, 2 invalid bytes; encoding: 2 unencodable characters), 6 replaced, BOM seen 0 written 0 removed 0
-utf8conv: report: total: 1 file (1 converted), in 14 B, out 10 B, 6 chars, 6 errors (decoding: 1 unexpected continuation byte, 1 overlong encoding, 2 invalid bytes; encoding: 2 unencodable characters), 6 replaced, BOM seen 0 written 0 removed 0"
+utf8conv: report: bad.txt: converted, in 14 B, out 10 B, 6 chars, 6 errors (decoding: 1 unexpected continuation byte, 1 overlong encoding, 2 invalid bytes; encoding: 2 unencodable characters), 6 replaced, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 1 file (1 converted), in 14 B, out 10 B, 6 chars, 6 errors (decoding: 1 unexpected continuation byte, 1 overlong encoding, 2 invalid bytes; encoding: 2 unencodable characters), 6 replaced, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
 }
 
 @test "report: an encoding error, escaped" {
   printf 'A\000\000\330' >in
   run -0 --separate-stderr "$UTF8CONV" -f UTF-16LE -t UTF-32LE -e surrogateescape -q --report in
   assert_equal "$stderr" "\
-utf8conv: report: in: converted, in 4 B, out 8 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0
-utf8conv: report: total: 1 file (1 converted), in 4 B, out 8 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0"
+utf8conv: report: in: converted, in 4 B, out 8 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0
+utf8conv: report: total: 1 file (1 converted), in 4 B, out 8 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0"
   run -1 --separate-stderr "$UTF8CONV" -f UTF-16LE -e surrogateescape -q --report in
-  assert_equal "${stderr_lines[1]}" "utf8conv: report: in: stopped, in 4 B, out 1 B, 2 chars, 1 error (encoding: 1 unencodable character), BOM seen 0 written 0 removed 0"
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: in: stopped, in 4 B, out 1 B, 2 chars, 1 error (encoding: 1 unencodable character), BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0"
 }
 
 @test "report: a strict stop, and the file not reached" {
@@ -59,8 +59,8 @@ utf8conv: report: total: 1 file (1 converted), in 4 B, out 8 B, 2 chars, 0 error
   run -1 --separate-stderr "$UTF8CONV" --report bad.txt good.txt
   assert_equal "$stderr" "\
 utf8conv: bad.txt:2: byte 3: invalid UTF-8: FF (invalid byte)
-utf8conv: report: bad.txt: stopped, in 5 B, out 3 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 0 written 0 removed 0
-utf8conv: report: total: 1 file (1 stopped), in 5 B, out 3 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 0 written 0 removed 0"
+utf8conv: report: bad.txt: stopped, in 5 B, out 3 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 1 file (1 stopped), in 5 B, out 3 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
 }
 
 @test "report: BOMs seen, written and removed across files" {
@@ -68,11 +68,11 @@ utf8conv: report: total: 1 file (1 stopped), in 5 B, out 3 B, 3 chars, 1 error (
   printf '\357\273\277b\n' >b
   run -0 --separate-stderr "$UTF8CONV" --report a b
   assert_equal "$stderr" "\
-utf8conv: report: a: converted, in 5 B, out 5 B, 2 chars, 0 errors, BOM seen 1 written 1 removed 0
-utf8conv: report: b: converted, in 5 B, out 2 B, 2 chars, 0 errors, BOM seen 1 written 0 removed 1
-utf8conv: report: total: 2 files (2 converted), in 10 B, out 7 B, 4 chars, 0 errors, BOM seen 2 written 1 removed 1"
+utf8conv: report: a: converted, in 5 B, out 5 B, 2 chars, 0 errors, BOM seen 1 written 1 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: b: converted, in 5 B, out 2 B, 2 chars, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 2 files (2 converted), in 10 B, out 7 B, 4 chars, 0 errors, BOM seen 2 written 1 removed 1, line breaks CRLF 0 LF 2 CR 0"
   run -0 --separate-stderr "$UTF8CONV" --bom=strip --report a
-  assert_equal "${stderr_lines[0]}" "utf8conv: report: a: converted, in 5 B, out 2 B, 2 chars, 0 errors, BOM seen 1 written 0 removed 1"
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: a: converted, in 5 B, out 2 B, 2 chars, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 1 CR 0"
 }
 
 @test "report: under -i each file has its own BOM decision" {
@@ -80,9 +80,9 @@ utf8conv: report: total: 2 files (2 converted), in 10 B, out 7 B, 4 chars, 0 err
   printf '\357\273\277b\n' >b
   run -0 --separate-stderr "$UTF8CONV" -t UTF-16LE -i --report a b
   assert_equal "$stderr" "\
-utf8conv: report: a: converted, in 5 B, out 6 B, 2 chars, 0 errors, BOM seen 1 written 1 removed 0
-utf8conv: report: b: converted, in 5 B, out 6 B, 2 chars, 0 errors, BOM seen 1 written 1 removed 0
-utf8conv: report: total: 2 files (2 converted), in 10 B, out 12 B, 4 chars, 0 errors, BOM seen 2 written 2 removed 0"
+utf8conv: report: a: converted, in 5 B, out 6 B, 2 chars, 0 errors, BOM seen 1 written 1 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: b: converted, in 5 B, out 6 B, 2 chars, 0 errors, BOM seen 1 written 1 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 2 files (2 converted), in 10 B, out 12 B, 4 chars, 0 errors, BOM seen 2 written 2 removed 0, line breaks CRLF 0 LF 2 CR 0"
   assert_hex a 'ff fe 61 00 0a 00'
   assert_hex b 'ff fe 62 00 0a 00'
 }
@@ -92,9 +92,9 @@ utf8conv: report: total: 2 files (2 converted), in 10 B, out 12 B, 4 chars, 0 er
   printf 'b\n' >b
   run -0 --separate-stderr "$UTF8CONV" -i --report a b
   assert_equal "$stderr" "\
-utf8conv: report: a: unchanged, in 5 B, 2 chars, 0 errors, BOM seen 1
-utf8conv: report: b: unchanged, in 2 B, 2 chars, 0 errors, BOM seen 0
-utf8conv: report: total: 2 files (2 unchanged), in 7 B, out 0 B, 4 chars, 0 errors, BOM seen 1 written 0 removed 0"
+utf8conv: report: a: unchanged, in 5 B, 2 chars, 0 errors, BOM seen 1, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: b: unchanged, in 2 B, 2 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 2 files (2 unchanged), in 7 B, out 0 B, 4 chars, 0 errors, BOM seen 1 written 0 removed 0, line breaks CRLF 0 LF 2 CR 0"
 }
 
 @test "report: a file that cannot be opened" {
@@ -103,8 +103,8 @@ utf8conv: report: total: 2 files (2 unchanged), in 7 B, out 0 B, 4 chars, 0 erro
   assert_equal "$stderr" "\
 utf8conv: missing: No such file or directory
 utf8conv: report: missing: failed (No such file or directory)
-utf8conv: report: a: converted, in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0
-utf8conv: report: total: 2 files (1 converted, 1 failed), in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0"
+utf8conv: report: a: converted, in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 2 files (1 converted, 1 failed), in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
 }
 
 @test "report: characters converted by the fast paths are counted" {
@@ -114,9 +114,9 @@ utf8conv: report: total: 2 files (1 converted, 1 failed), in 2 B, out 2 B, 2 cha
   # 2000 lines of 17 bytes, 11 characters (12 UTF-16 units).
   for impl in "" reference; do
     run -0 --separate-stderr env UTF8CONV_IMPL=$impl "$UTF8CONV" --report in
-    assert_equal "${stderr_lines[0]}" "utf8conv: report: in: converted, in 34000 B, out 34000 B, 22000 chars, 0 errors, BOM seen 0 written 0 removed 0"
+    assert_equal "${stderr_lines[0]}" "utf8conv: report: in: converted, in 34000 B, out 34000 B, 22000 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2000 CR 0"
     run -0 --separate-stderr env UTF8CONV_IMPL=$impl "$UTF8CONV" -f auto -t UTF-16LE --report in
-    assert_equal "${stderr_lines[0]}" "utf8conv: report: in: converted, in 34000 B, out 48000 B, 22000 chars, 0 errors, BOM seen 0 written 0 removed 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)"
+    assert_equal "${stderr_lines[0]}" "utf8conv: report: in: converted, in 34000 B, out 48000 B, 22000 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2000 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)"
   done
 }
 
@@ -133,9 +133,9 @@ utf8conv: report: total: 2 files (1 converted, 1 failed), in 2 B, out 2 B, 2 cha
   assert_equal "$status" 1
   assert_equal "$stderr" "\
 utf8conv: bad:2: byte 6: invalid UTF-8: FF (invalid byte)
-utf8conv: report: bad: failed (data error), in 8 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 1
-utf8conv: report: good: converted, in 6 B, out 3 B, 3 chars, 0 errors, BOM seen 1 written 0 removed 1
-utf8conv: report: total: 2 files (1 converted, 1 failed), in 14 B, out 3 B, 6 chars, 1 error (decoding: 1 invalid byte), BOM seen 2 written 0 removed 1"
+utf8conv: report: bad: failed (data error), in 8 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 1, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: good: converted, in 6 B, out 3 B, 3 chars, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 2 files (1 converted, 1 failed), in 14 B, out 3 B, 6 chars, 1 error (decoding: 1 invalid byte), BOM seen 2 written 0 removed 1, line breaks CRLF 0 LF 2 CR 0"
   assert_hex bad 'ef bb bf 6f 6b 0a ff 0a'
 }
 
@@ -146,9 +146,9 @@ utf8conv: report: total: 2 files (1 converted, 1 failed), in 14 B, out 3 B, 6 ch
   assert_equal "$status" 2
   assert_equal "$stderr" "\
 utf8conv: big: write error: File too large
-utf8conv: report: big: failed (write error: File too large), in 2000 B, 2000 chars, 0 errors, BOM seen 0
-utf8conv: report: small: converted, in 6 B, out 24 B, 6 chars, 0 errors, BOM seen 0 written 0 removed 0
-utf8conv: report: total: 2 files (1 converted, 1 failed), in 2006 B, out 24 B, 2006 chars, 0 errors, BOM seen 0 written 0 removed 0"
+utf8conv: report: big: failed (write error: File too large), in 2000 B, 2000 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 0 CR 0
+utf8conv: report: small: converted, in 6 B, out 24 B, 6 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 2 files (1 converted, 1 failed), in 2006 B, out 24 B, 2006 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
 }
 
 @test "report: --check names each file valid or invalid" {
@@ -157,9 +157,9 @@ utf8conv: report: total: 2 files (1 converted, 1 failed), in 2006 B, out 24 B, 2
   run --separate-stderr "$UTF8CONV" --check -q --report a b
   assert_equal "$status" 1
   assert_equal "$stderr" "\
-utf8conv: report: a: valid, in 3 B, 3 chars, 0 errors, BOM seen 0
-utf8conv: report: b: invalid, in 1 B, 0 chars, 1 error (decoding: 1 invalid byte), BOM seen 0
-utf8conv: report: total: 2 files (1 valid, 1 invalid), in 4 B, out 0 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 0 written 0 removed 0"
+utf8conv: report: a: valid, in 3 B, 3 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: b: invalid, in 1 B, 0 chars, 1 error (decoding: 1 invalid byte), BOM seen 0, line breaks CRLF 0 LF 0 CR 0
+utf8conv: report: total: 2 files (1 valid, 1 invalid), in 4 B, out 0 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
 }
 
 @test "1: report: -r on a symbolic link to a directory follows it; links inside the tree are skipped and counted" {
@@ -171,10 +171,10 @@ utf8conv: report: total: 2 files (1 valid, 1 invalid), in 4 B, out 0 B, 3 chars,
   run --separate-stderr "$UTF8CONV" -r -f auto -i --report link
   assert_equal "$status" 0
   assert_equal "$stderr" "\
-utf8conv: report: link/a.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, detected UTF-8 (no BOM), 1 CP1252 fallback (1 B)
+utf8conv: report: link/a.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 1 CP1252 fallback (1 B)
 utf8conv: report: link/l.txt: skipped (link)
-utf8conv: report: link/sub/b.txt: unchanged, in 3 B, 3 chars, 0 errors, BOM seen 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)
-utf8conv: report: total: 3 files (1 converted, 1 unchanged, 1 skipped), in 8 B, out 6 B, 8 chars, 0 errors, BOM seen 0 written 0 removed 0, detected UTF-8 2, 1 CP1252 fallback (1 B)"
+utf8conv: report: link/sub/b.txt: unchanged, in 3 B, 3 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)
+utf8conv: report: total: 3 files (1 converted, 1 unchanged, 1 skipped), in 8 B, out 6 B, 8 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2 CR 0, detected UTF-8 2, 1 CP1252 fallback (1 B)"
   assert_hex real/a.txt '63 61 66 c3 a9 0a'
   [ -L real/l.txt ] && [ -L link ] || fail "a link was replaced"
 }
@@ -186,11 +186,11 @@ utf8conv: report: total: 3 files (1 converted, 1 unchanged, 1 skipped), in 8 B, 
   run --separate-stderr "$UTF8CONV" -e replace -q -i --report-json=- a.txt "$(printf 'n\377')" prog missing
   assert_equal "$status" 2
   assert_equal "$output" '{"type":"error","file":"a.txt","line":1,"offset":1,"encoding":"UTF-8","bytes":"e180","kind":"truncated sequence","action":"replaced"}
-{"type":"file","file":"a.txt","outcome":"converted","reason":null,"bytes_in":5,"bytes_out":6,"chars":3,"errors":1,"decoding_errors":{"truncated sequence":1},"encoding_errors":0,"handled":1,"bom_seen":0,"bom_written":0}
-{"type":"file","file":"n\udcff","outcome":"unchanged","reason":null,"bytes_in":2,"bytes_out":null,"chars":2,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"bom_seen":0,"bom_written":null}
+{"type":"file","file":"a.txt","outcome":"converted","reason":null,"bytes_in":5,"bytes_out":6,"chars":3,"errors":1,"decoding_errors":{"truncated sequence":1},"encoding_errors":0,"handled":1,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":0,"mixed_breaks":false,"breaks_written":"keep"}
+{"type":"file","file":"n\udcff","outcome":"unchanged","reason":null,"bytes_in":2,"bytes_out":null,"chars":2,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":null,"mixed_breaks":false,"breaks_written":null}
 {"type":"file","file":"prog","outcome":"skipped","reason":"binary","binary_offset":4}
 {"type":"file","file":"missing","outcome":"failed","reason":"No such file or directory"}
-{"type":"total","files":4,"outcomes":{"converted":1,"unchanged":1,"skipped":1,"failed":1,"stopped":0,"valid":0,"invalid":0},"bytes_in":7,"bytes_out":6,"chars":5,"errors":1,"decoding_errors":{"truncated sequence":1},"encoding_errors":0,"handled":1,"bom_seen":0,"bom_written":0}'
+{"type":"total","files":4,"outcomes":{"converted":1,"unchanged":1,"skipped":1,"failed":1,"stopped":0,"valid":0,"invalid":0},"bytes_in":7,"bytes_out":6,"chars":5,"errors":1,"decoding_errors":{"truncated sequence":1},"encoding_errors":0,"handled":1,"line_breaks":{"crlf":0,"lf":2,"cr":0},"bom_seen":0,"bom_written":0,"mixed_break_files":0}'
   # The text diagnostics are unchanged by it.
   assert_equal "$stderr" "utf8conv: missing: No such file or directory"
 }
@@ -215,8 +215,8 @@ assert lines[0]["outcome"] == "converted" and lines[-1]["type"] == "total"
   assert_equal "$output" "ok"
   assert_equal "$stderr" "utf8conv: bad:2: byte 3: invalid UTF-8: FF (invalid byte)"
   assert_equal "$(cat r.json)" '{"type":"error","file":"bad","line":2,"offset":3,"encoding":"UTF-8","bytes":"ff","kind":"invalid byte","action":"stopped"}
-{"type":"file","file":"bad","outcome":"stopped","reason":null,"bytes_in":5,"bytes_out":3,"chars":3,"errors":1,"decoding_errors":{"invalid byte":1},"encoding_errors":0,"handled":0,"bom_seen":0,"bom_written":0}
-{"type":"total","files":1,"outcomes":{"converted":0,"unchanged":0,"skipped":0,"failed":0,"stopped":1,"valid":0,"invalid":0},"bytes_in":5,"bytes_out":3,"chars":3,"errors":1,"decoding_errors":{"invalid byte":1},"encoding_errors":0,"handled":0,"bom_seen":0,"bom_written":0}'
+{"type":"file","file":"bad","outcome":"stopped","reason":null,"bytes_in":5,"bytes_out":3,"chars":3,"errors":1,"decoding_errors":{"invalid byte":1},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":0,"mixed_breaks":false,"breaks_written":"keep"}
+{"type":"total","files":1,"outcomes":{"converted":0,"unchanged":0,"skipped":0,"failed":0,"stopped":1,"valid":0,"invalid":0},"bytes_in":5,"bytes_out":3,"chars":3,"errors":1,"decoding_errors":{"invalid byte":1},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":0,"mixed_break_files":0}'
 }
 
 @test "--report-json=- is refused when the text goes to standard output; a write error on FILE is exit 2" {
@@ -237,5 +237,5 @@ Try 'utf8conv --help' for more information."
   run --separate-stderr "$UTF8CONV" -t ISO-8859-1 -e replace -q -o /dev/null --report-json=- e
   assert_equal "${lines[0]}" '{"type":"error","file":"e","line":1,"offset":0,"encoding":"ISO-8859-1","bytes":"e282ac","kind":"unencodable character","char":"U+20AC","action":"replaced"}'
   run --separate-stderr "$UTF8CONV" -f auto --check --report-json=- f
-  assert_equal "${lines[0]}" '{"type":"file","file":"f","outcome":"valid","reason":null,"bytes_in":5,"bytes_out":null,"chars":5,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"bom_seen":0,"bom_written":null,"detected":"UTF-8","detected_by":"no BOM","cp1252_fallbacks":1,"cp1252_fallback_bytes":1}'
+  assert_equal "${lines[0]}" '{"type":"file","file":"f","outcome":"valid","reason":null,"bytes_in":5,"bytes_out":null,"chars":5,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":null,"mixed_breaks":false,"breaks_written":null,"detected":"UTF-8","detected_by":"no BOM","cp1252_fallbacks":1,"cp1252_fallback_bytes":1}'
 }

@@ -612,6 +612,55 @@ test_kuhn (char const *name)
   ok (failures == 0, "%s: kernels agree on UTF-8-test.txt", name);
 }
 
+/* drop_crlf of the set NAME against a byte-at-a-time model, on random
+   text rich in CR and LF (pairs, lone ones, CR at the end), at every
+   length up to 300 and offset up to 64, so that vector blocks hold
+   0, 1 and 2 pairs in each half.  */
+static void
+test_drop_crlf (char const *name)
+{
+  static uint8_t const alphabet[] = { '\r', '\n', 'a', 'b', 0xC3, '\r' };
+  uint8_t in[400], out[400], want[400];
+  unsigned int seed = 7;
+  size_t trial, failures = 0, lone = 0;
+
+  setenv ("UTF8CONV_IMPL", name, 1);
+  kernels_select ();
+  for (trial = 0; trial < 20000; trial++)
+    {
+      size_t n = trial % 301, off = trial % 64, i, r = 0, w = 0, used, got;
+      /* Every other trial has no lone CR but perhaps at the end.  */
+      bool pairs_only = trial & 1;
+      for (i = 0; i < n; i++)
+        {
+          seed = seed * 1103515245u + 12345u;
+          in[off + i] = alphabet[(seed >> 16) % sizeof alphabet];
+          if (pairs_only && i > 0 && in[off + i - 1] == '\r')
+            in[off + i] = '\n';
+        }
+      /* The model.  */
+      while (r < n && !(in[off + r] == '\r'
+                        && (r + 1 == n || in[off + r + 1] != '\n')))
+        {
+          if (in[off + r] != '\r')
+            want[w++] = in[off + r];
+          r++;
+        }
+      lone += r < n;
+      used = kernels->drop_crlf (in + off, n, out, &got);
+      if (used != r || got != w || memcmp (out, want, w) != 0)
+        {
+          if (failures++ == 0)
+            diag ("%s: drop_crlf on %zu bytes at offset %zu: used %zu, "
+                  "wrote %zu; want %zu, %zu", name, n, off, used, got, r,
+                  w);
+        }
+    }
+  ok (failures == 0 && lone > 1000,
+      "%s: drop_crlf agrees with the model (%zu trials stopped at a CR)",
+      name, lone);
+}
+
 int
 main (void)
 {
@@ -632,6 +681,7 @@ main (void)
         test_implementation (names[i]);
         test_fast_paths (names[i]);
         test_kuhn (names[i]);
+        test_drop_crlf (names[i]);
       }
   if (want && strcmp (want, "reference") == 0)
     skip_test ("UTF8CONV_IMPL=reference: no kernels to compare");

@@ -1,0 +1,183 @@
+/* The line-break kernel of every set: CR LF pairs to LF (--eol=lf on
+   DOS text, see src/core/eol.h).
+
+   The vector versions look at a block and the block one byte further
+   on: a CR whose next byte is an LF is dropped by storing the block
+   whole and moving the output on by the bytes before the CR only, and
+   the next block starts at the LF.  Text without CR is stored a block
+   at a time.  */
+
+#include <config.h>
+
+#include "kernels.h"
+
+#include <string.h>
+
+#if defined __x86_64__ || defined __i386__
+# include "x86.h"
+#endif
+
+size_t
+scalar_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
+{
+  size_t r = 0, w = 0;
+  for (;;)
+    {
+      uint8_t const *p = memchr (s + r, '\r', n - r);
+      size_t k = p ? (size_t) (p - s) : n;
+      memcpy (out + w, s + r, k - r);
+      w += k - r;
+      r = k;
+      if (!p || k + 1 == n || s[k + 1] != '\n')
+        break;
+      r++;
+    }
+  *written = w;
+  return r;
+}
+
+#if defined __x86_64__ || defined __i386__
+
+/* The loop of both vector versions: VEC, LOAD, STORE, SPLAT and the
+   byte mask MASK_EQ (the bits of the bytes of two vectors that are
+   equal) for vectors of WIDTH bytes.  */
+#define DROP_CRLF_LOOP(WIDTH, VEC, LOAD, STORE, SPLAT, MASK_EQ)              \
+  size_t r = 0, w = 0;                                                    \
+  VEC cr = SPLAT ('\r'), lf = SPLAT ('\n');                               \
+  while (r + WIDTH + 1 <= n)                                              \
+    {                                                                     \
+      VEC v = LOAD (s + r);                                               \
+      unsigned int crs = MASK_EQ (v, cr), i;                              \
+      STORE (out + w, v);                                                 \
+      if (crs == 0)                                                       \
+        {                                                                 \
+          r += WIDTH;                                                     \
+          w += WIDTH;                                                     \
+          continue;                                                       \
+        }                                                                 \
+      i = (unsigned int) __builtin_ctz (crs);                             \
+      w += i;                                                             \
+      r += i;                                                             \
+      /* A lone CR: for the caller.  */                                   \
+      if (!(MASK_EQ (LOAD (s + r - i + 1), lf) >> i & 1))                 \
+        {                                                                 \
+          *written = w;                                                   \
+          return r;                                                       \
+        }                                                                 \
+      r++;                                                                \
+    }                                                                     \
+  {                                                                       \
+    size_t tail;                                                          \
+    r += scalar_drop_crlf (s + r, n - r, out + w, &tail);                 \
+    *written = w + tail;                                                  \
+    return r;                                                             \
+  }
+
+#define SSE2_LOAD(p) _mm_loadu_si128 ((__m128i const *) (p))
+#define SSE2_STORE(p, v) _mm_storeu_si128 ((__m128i *) (p), v)
+#define SSE2_SPLAT(c) _mm_set1_epi8 (c)
+#define SSE2_MASK_EQ(a, b) \
+  ((unsigned int) _mm_movemask_epi8 (_mm_cmpeq_epi8 (a, b)))
+
+SSE2 size_t
+sse2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
+{
+  DROP_CRLF_LOOP (16, __m128i, SSE2_LOAD, SSE2_STORE, SSE2_SPLAT,
+                  SSE2_MASK_EQ)
+}
+
+/* AVX2: a block of 32 bytes with at most one pair in each half is
+   stored half by half, each half shuffled to leave its CR out (the
+   shuffle is computed: each byte from the CR on takes the next one);
+   any other block with a CR takes the way of the SSE2 loop, one CR at a
+   time.  */
+AVX2 static inline __m128i
+avx2_drop_byte (__m128i v, int at)
+{
+  __m128i iota = _mm_setr_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                13, 14, 15);
+  __m128i after = _mm_cmpgt_epi8 (iota, _mm_set1_epi8 ((char) (at - 1)));
+  return _mm_shuffle_epi8 (v, _mm_sub_epi8 (iota, after));
+}
+
+AVX2 size_t
+avx2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
+{
+  size_t r = 0, w = 0, tail;
+  __m256i cr = _mm256_set1_epi8 ('\r'), lf = _mm256_set1_epi8 ('\n');
+  while (r + 33 <= n)
+    {
+      __m256i v = _mm256_loadu_si256 ((__m256i const *) (s + r));
+      __m256i nx = _mm256_loadu_si256 ((__m256i const *) (s + r + 1));
+      unsigned int crs
+        = (unsigned int) _mm256_movemask_epi8 (_mm256_cmpeq_epi8 (v, cr));
+      unsigned int drop = crs & (unsigned int) _mm256_movemask_epi8
+        (_mm256_cmpeq_epi8 (nx, lf));
+      unsigned int lo = drop & 0xFFFF, hi = drop >> 16, i;
+      if (crs == drop && !(lo & (lo - 1)) && !(hi & (hi - 1)))
+        {
+          _mm_storeu_si128 ((__m128i *) (out + w),
+                            avx2_drop_byte (_mm256_castsi256_si128 (v),
+                                            __builtin_ctz (lo | 0x10000)));
+          w += 16 - (lo != 0);
+          _mm_storeu_si128 ((__m128i *) (out + w),
+                            avx2_drop_byte (_mm256_extracti128_si256 (v, 1),
+                                            __builtin_ctz (hi | 0x10000)));
+          w += 16 - (hi != 0);
+          r += 32;
+          continue;
+        }
+      /* The first CR: dropped when an LF follows, else for the
+         caller.  */
+      _mm256_storeu_si256 ((__m256i *) (out + w), v);
+      i = (unsigned int) __builtin_ctz (crs);
+      w += i;
+      r += i;
+      if (!(drop >> i & 1))
+        {
+          *written = w;
+          return r;
+        }
+      r++;
+    }
+  r += scalar_drop_crlf (s + r, n - r, out + w, &tail);
+  *written = w + tail;
+  return r;
+}
+
+/* With VBMI2, a block of 64 bytes is stored with its CRs of CR LF
+   pairs compressed out, without a branch.  */
+VBMI2 size_t
+vbmi2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
+{
+  size_t r = 0, w = 0, tail;
+  __m512i cr = _mm512_set1_epi8 ('\r'), lf = _mm512_set1_epi8 ('\n');
+  while (r + 65 <= n)
+    {
+      __m512i v = _mm512_loadu_si512 (s + r);
+      __mmask64 crs = _mm512_cmpeq_epi8_mask (v, cr);
+      __mmask64 drop = crs & _mm512_cmpeq_epi8_mask (_mm512_loadu_si512
+                                                     (s + r + 1), lf);
+      __mmask64 keep = ~drop;
+      size_t used = 64;
+      if (crs != drop)
+        {
+          /* Up to the lone CR.  */
+          used = (size_t) __builtin_ctzll (crs & keep);
+          keep &= ((__mmask64) 1 << used) - 1;
+        }
+      _mm512_storeu_si512 (out + w, _mm512_maskz_compress_epi8 (keep, v));
+      w += (size_t) __builtin_popcountll (keep);
+      r += used;
+      if (used < 64)
+        {
+          *written = w;
+          return r;
+        }
+    }
+  r += scalar_drop_crlf (s + r, n - r, out + w, &tail);
+  *written = w + tail;
+  return r;
+}
+
+#endif
