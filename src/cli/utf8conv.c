@@ -134,8 +134,9 @@ Output:\n\
                           not change is left alone\n\
   -k, --keep-timestamps   with -i, keep each file's access and\n\
                             modification times\n\
-      --check             only check that each FILE is valid (and, with -t,\n\
-                            encodable); write no output\n\
+      --check             write no output; check that each FILE is valid in\n\
+                            its encoding, or with -t, make a dry run of the\n\
+                            conversion: its diagnostics and exit status\n\
       --bom=MODE          byte order marks: auto (default), strip, add\n\
       --block-size=N      read and convert N bytes at a time (default 131072)\n\
   -r, --recursive         convert the regular files under each directory\n\
@@ -561,15 +562,19 @@ settle_options (struct batch_config *cfg, struct options const *o,
     {
       if (cfg->output)
         usage_error ("cannot combine --check and --output", NULL);
-      /* Checking is strict whatever -e says.  Without -t only the input
-         is checked: UTF-32LE encodes everything a decoder produces, lone
-         surrogates included, and does not make UTF-16 lone surrogates
-         data as a WTF-8 target would.  */
-      rc->policy.policy = POLICY_STRICT;
-      if (!o->to_given)
-        rc->to = registry_find ("UTF-32LE");
       cfg->silent = cfg->quiet;
-      rc->well_formed_input = true;
+      /* With -t, --check is a dry run of the conversion, its policy
+         included (SPEC §10).  Without it, each input must be well-formed
+         in its own encoding, whatever -e says: UTF-32LE encodes
+         everything a decoder produces, lone surrogates included, and
+         does not make UTF-16 lone surrogates data as a WTF-8 target
+         would.  */
+      if (!o->to_given)
+        {
+          rc->policy.policy = POLICY_STRICT;
+          rc->to = registry_find ("UTF-32LE");
+          rc->well_formed_input = true;
+        }
     }
 }
 
