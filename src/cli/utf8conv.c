@@ -119,7 +119,9 @@ Errors:\n\
                             escape, surrogateescape, ignore\n\
   -c                      same as --errors=ignore\n\
       --byte-subst=FMT    escape an invalid byte with FMT, a printf format\n\
-                            for one unsigned number (default '\\x%02x')\n\
+                            for one unsigned number (default '\\x%02x'),\n\
+                            any width; its text, UTF-8, is written in the\n\
+                            output encoding\n\
       --unicode-subst=FMT\n\
                           escape an unencodable character with FMT\n\
                             (default '\\x%02x', '\\u%04x' or '\\U%08x')\n\
@@ -134,8 +136,9 @@ Output:\n\
                           not change is left alone\n\
   -k, --keep-timestamps   with -i, keep each file's access and\n\
                             modification times\n\
-      --check             only check that each FILE is valid (and, with -t,\n\
-                            encodable); write no output\n\
+      --check             write no output; check that each FILE is valid in\n\
+                            its encoding, or with -t, make a dry run of the\n\
+                            conversion: its diagnostics and exit status\n\
       --bom=MODE          byte order marks: auto (default), strip, add\n\
       --eol=MODE          line breaks: keep (default), or write every CR LF,\n\
                             lone CR and lone LF as lf, crlf or cr\n\
@@ -394,7 +397,48 @@ struct options
   char const *from, *to;        /* The encodings' names.  */
   bool to_given, policy_given, subst_given;
   bool check, in_place, want_report, want_progress;
+  /* --byte-subst and --unicode-subst: the formats as given, and parsed
+     (owned here).  */
+  char const *byte_arg, *unicode_arg;
+  struct subst_format *byte_fmt, *unicode_fmt;
 };
+
+/* Parse the format ARG of the option OPTION (--byte-subst or
+   --unicode-subst) into *FMT, replacing the one an earlier OPTION
+   gave.  */
+static void
+parse_format (char const *option, char const *arg, struct subst_format **fmt)
+{
+  enum format_problem why;
+  struct subst_format *f = policy_format_parse (arg, &why);
+
+  if (!f)
+    {
+      error (0, 0, "invalid %s format %s%s", option, quote (arg),
+             (why == FORMAT_NOT_UTF8 ? ": not valid UTF-8"
+              : why == FORMAT_TOO_WIDE
+              ? ": a width or precision above 2147483647" : ""));
+      usage (EXIT_TROUBLE);
+    }
+  policy_format_free (*fmt);
+  *fmt = f;
+}
+
+/* The literal text of the format FMT, ARG as given to OPTION, is
+   written in the output encoding TO: a character that TO cannot hold is
+   a usage error.  */
+static void
+check_format (char const *option, char const *arg,
+              struct subst_format const *fmt, struct codec const *to)
+{
+  ucs4_t c;
+  if (fmt && !policy_format_encodable (fmt, to, &c))
+    {
+      error (0, 0, "%s format %s: cannot encode U+%04X in %s", option,
+             quote (arg), (unsigned int) c, to->name);
+      usage (EXIT_TROUBLE);
+    }
+}
 
 /* Take the option C, with its argument OPTARG, into CFG and O.  */
 static void
@@ -419,12 +463,13 @@ take_option (int c, struct batch_config *cfg, struct options *o)
       o->policy_given = true;
       break;
     case BYTE_SUBST_OPTION:
+      parse_format ("--byte-subst", optarg, &o->byte_fmt);
+      o->byte_arg = optarg;
+      o->subst_given = true;
+      break;
     case UNICODE_SUBST_OPTION:
-      if (!policy_format_ok (optarg))
-        usage_error (c == BYTE_SUBST_OPTION ? "invalid --byte-subst format"
-                     : "invalid --unicode-subst format", optarg);
-      *(c == BYTE_SUBST_OPTION ? &cfg->run.policy.byte_fmt
-        : &cfg->run.policy.unicode_fmt) = optarg;
+      parse_format ("--unicode-subst", optarg, &o->unicode_fmt);
+      o->unicode_arg = optarg;
       o->subst_given = true;
       break;
     case BOM_OPTION:
@@ -517,6 +562,10 @@ settle_options (struct batch_config *cfg, struct options const *o,
     }
   if (rc->bom == BOM_STRIP && rc->to->unmarked)
     rc->to = rc->to->unmarked;
+  check_format ("--byte-subst", o->byte_arg, o->byte_fmt, rc->to);
+  check_format ("--unicode-subst", o->unicode_arg, o->unicode_fmt, rc->to);
+  rc->policy.byte_fmt = o->byte_fmt;
+  rc->policy.unicode_fmt = o->unicode_fmt;
 
   if (cfg->mode == BATCH_IN_PLACE)
     {
@@ -535,15 +584,19 @@ settle_options (struct batch_config *cfg, struct options const *o,
     {
       if (cfg->output)
         usage_error ("cannot combine --check and --output", NULL);
-      /* Checking is strict whatever -e says.  Without -t only the input
-         is checked: UTF-32LE encodes everything a decoder produces, lone
-         surrogates included, and does not make UTF-16 lone surrogates
-         data as a WTF-8 target would.  */
-      rc->policy.policy = POLICY_STRICT;
-      if (!o->to_given)
-        rc->to = registry_find ("UTF-32LE");
       cfg->silent = cfg->quiet;
-      rc->well_formed_input = true;
+      /* With -t, --check is a dry run of the conversion, its policy
+         included (SPEC §10).  Without it, each input must be well-formed
+         in its own encoding, whatever -e says: UTF-32LE encodes
+         everything a decoder produces, lone surrogates included, and
+         does not make UTF-16 lone surrogates data as a WTF-8 target
+         would.  */
+      if (!o->to_given)
+        {
+          rc->policy.policy = POLICY_STRICT;
+          rc->to = registry_find ("UTF-32LE");
+          rc->well_formed_input = true;
+        }
     }
 }
 
@@ -575,7 +628,7 @@ main (int argc, char **argv)
   static char *stdin_only[] = { (char *) "-" };
   struct batch_config cfg;
   struct options o = { "UTF-8", "UTF-8", false, false, false,
-                       false, false, false, false };
+                       false, false, false, false, NULL, NULL, NULL, NULL };
   struct walk_entry *entries;
   bool walk_trouble = false;
   size_t nentries;
@@ -617,5 +670,7 @@ main (int argc, char **argv)
                              nentries);
   status = batch_run (&cfg, entries, nentries);
   walk_free (entries, nentries);
+  policy_format_free (o.byte_fmt);
+  policy_format_free (o.unicode_fmt);
   return walk_trouble ? EXIT_TROUBLE : status;
 }

@@ -386,6 +386,35 @@ emit_replacement (struct run *r, struct file *f, ucs4_t const *cp,
     i += used + 1;
 }
 
+static bool emit (struct run *, struct file *, ucs4_t const *, size_t,
+                  struct origin const *);
+
+/* Write the substitute that V makes with a format (--byte-subst,
+   --unicode-subst) piece by piece, so that a field of any width is
+   written whole in constant memory: with the origin O through emit, or
+   (O NULL) through emit_replacement.  Returns false when the file must
+   stop.  */
+static bool
+emit_formatted (struct run *r, struct file *f, struct verdict const *v,
+                struct origin const *o)
+{
+  enum { PIECE = 256 };
+  ucs4_t piece[PIECE];
+  unsigned int i;
+
+  for (i = 0; i < v->nvalues; i++)
+    {
+      size_t pos = 0, n;
+      while ((n = policy_format_expand (v->format, v->values[i], &pos,
+                                        piece, PIECE)) > 0)
+        if (!o)
+          emit_replacement (r, f, piece, n);
+        else if (!emit (r, f, piece, n, o))
+          return false;
+    }
+  return true;
+}
+
 /* Where the value CP[I], from origin O, is in the input: its offset,
    line and bytes, into E.  */
 static void
@@ -454,6 +483,8 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
     put_raw_byte (r, f, (uint8_t) v.raw_byte);
   if (v.len > 0 && !put_known (r, &v))
     emit_replacement (r, f, v.cp, v.len);
+  if (v.format)
+    emit_formatted (r, f, &v, NULL);
   return true;
 }
 
@@ -646,6 +677,8 @@ decode_error (struct run *r, struct file *f, uint64_t base)
   o.n = NULL;
   o.lines = f->dec.newlines;
   o.replaced = &f->dec.error;
+  if (v.format)
+    return emit_formatted (r, f, &v, &o);
   return emit (r, f, v.cp, v.len, &o);
 }
 

@@ -85,8 +85,8 @@ struct run_config
   enum eol_mode eol;            /* --eol.  */
   size_t block_size;
   /* Lone surrogates in UTF-16/UTF-32 input are errors even for a WTF-8
-     or MUTF-8 output (--check: each input must be well-formed in its own
-     encoding).  */
+     or MUTF-8 output (--check without -t: each input must be well-formed
+     in its own encoding).  */
   bool well_formed_input;
   /* --report: count the characters that the fast paths convert too
      (everything else is counted anyway; see pipeline_file_stats), and

@@ -12,8 +12,10 @@
 
 #include "unicode/utf8.h"
 
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "xalloc.h"
 
 static char const *const names[] = {
   "strict", "replace", "escape", "surrogateescape", "ignore"
@@ -46,25 +48,6 @@ char const *
 policy_verb (enum policy p)
 {
   return verbs[p];
-}
-
-/* Append the UTF-8 text S[0..N) to V as values.  Formats are checked
-   to be well-formed UTF-8 before use (policy_format_ok).  */
-static void
-append_text (struct verdict *v, char const *s, size_t n)
-{
-  uint8_t const *p = (uint8_t const *) s;
-  size_t i = 0;
-  while (i < n && v->len < sizeof v->cp / sizeof v->cp[0])
-    {
-      enum err_kind kind;
-      int r = utf8_sequence (&utf8_form, p + i, n - i, true,
-                             &v->cp[v->len], &kind);
-      if (r <= 0)
-        break;
-      v->len++;
-      i += (size_t) r;
-    }
 }
 
 /* Append a backslash, LETTER and VALUE in DIGITS lowercase hexadecimal
@@ -101,77 +84,274 @@ append_byte_escape (struct verdict *v, uint8_t b)
   v->len += 4;
 }
 
-/* Format VALUE with FMT, a format that policy_format_ok accepted.  */
-static void
-append_formatted (struct verdict *sub, char const *fmt, ucs4_t value)
-{
-  char buf[SUBST_UNIT_MAX + 1];
-  int n;
-  char const *conv = fmt;
+/* --- Formats ------------------------------------------------------------ */
 
-  /* Find the conversion, to pass VALUE with the type it expects.  */
-  while ((conv = strchr (conv, '%')) && conv[1] == '%')
-    conv += 2;
-  /* policy_format_ok accepts no format without a conversion; if one came
-     here all the same, it is text without a value.  */
+/* Decode the UTF-8 text S[0..N) of a format, whose one conversion is
+   elsewhere, into OUT: %% is one '%'.  Returns the number of values.  */
+static size_t
+decode_text (char const *s, size_t n, ucs4_t *out)
+{
+  uint8_t const *p = (uint8_t const *) s;
+  size_t i = 0, len = 0;
+  while (i < n)
+    {
+      enum err_kind kind;
+      int r;
+      if (p[i] == '%')
+        {
+          out[len++] = '%';
+          i += 2;
+          continue;
+        }
+      r = utf8_sequence (&utf8_form, p + i, n - i, true, &out[len], &kind);
+      /* The text is well-formed: checked before.  */
+      if (r <= 0)
+        break;
+      len++;
+      i += (size_t) r;
+    }
+  return len;
+}
+
+/* Read the decimal number at *P, up to POLICY_FORMAT_WIDTH_MAX, into *N
+   and move *P past it.  False if it is larger.  */
+static bool
+read_number (char const **p, size_t *n)
+{
+  *n = 0;
+  for (; '0' <= **p && **p <= '9'; (*p)++)
+    {
+      *n = *n * 10 + (size_t) (**p - '0');
+      if (*n > POLICY_FORMAT_WIDTH_MAX)
+        return false;
+    }
+  return true;
+}
+
+/* Parse the conversion that follows the '%' at P into F.  Returns the
+   end of the conversion, or NULL with the problem in *WHY.  */
+static char const *
+parse_conversion (char const *p, struct subst_format *f,
+                  enum format_problem *why)
+{
+  size_t n;
+
+  for (p++; *p && strchr ("#0-", *p); p++)
+    {
+      f->alt |= *p == '#';
+      f->zero |= *p == '0';
+      f->left |= *p == '-';
+    }
+  *why = FORMAT_TOO_WIDE;
+  if (!read_number (&p, &f->width))
+    return NULL;
+  f->precision = -1;
+  if (*p == '.')
+    {
+      p++;
+      if (!read_number (&p, &n))
+        return NULL;
+      f->precision = (long) n;
+    }
+  *why = FORMAT_INVALID;
+  if (!*p || !strchr ("diouxX", *p))
+    return NULL;
+  f->conv = *p;
+  return p + 1;
+}
+
+struct subst_format *
+policy_format_parse (char const *fmt, enum format_problem *why)
+{
+  struct subst_format f;
+  struct subst_format *result;
+  size_t len = strlen (fmt);
+  char const *p, *conv = NULL, *conv_end = NULL;
+
+  memset (&f, 0, sizeof f);
+  if (utf8_valid_len ((uint8_t const *) fmt, len) != len)
+    {
+      *why = FORMAT_NOT_UTF8;
+      return NULL;
+    }
+  for (p = fmt; *p; p++)
+    if (*p == '%' && p[1] == '%')
+      p++;
+    else if (*p == '%')
+      {
+        if (conv)
+          {
+            *why = FORMAT_INVALID;
+            return NULL;
+          }
+        conv = p;
+        conv_end = parse_conversion (p, &f, why);
+        if (!conv_end)
+          return NULL;
+        p = conv_end - 1;
+      }
   if (!conv)
     {
-      append_text (sub, fmt, strnlen (fmt, SUBST_UNIT_MAX));
-      return;
+      *why = FORMAT_INVALID;
+      return NULL;
     }
-  conv += strcspn (conv, "diouxX");
-#if __GNUC__
-# pragma GCC diagnostic push
-# pragma GCC diagnostic ignored "-Wformat-nonliteral"
-#endif
-  if (*conv == 'd' || *conv == 'i')
-    n = snprintf (buf, sizeof buf, fmt, (int) value);
-  else
-    n = snprintf (buf, sizeof buf, fmt, (unsigned int) value);
-#if __GNUC__
-# pragma GCC diagnostic pop
-#endif
-  if (n < 0)
-    n = 0;
-  if ((size_t) n > SUBST_UNIT_MAX)
-    n = SUBST_UNIT_MAX;
-  append_text (sub, buf, (size_t) n);
+  *why = FORMAT_OK;
+  result = xmemdup (&f, sizeof f);
+  result->text = xnmalloc (len + 1, sizeof *result->text);
+  result->prefix_len = decode_text (fmt, (size_t) (conv - fmt),
+                                    result->text);
+  result->suffix_len = decode_text (conv_end, strlen (conv_end),
+                                    result->text + result->prefix_len);
+  return result;
+}
+
+void
+policy_format_free (struct subst_format *f)
+{
+  if (f)
+    free (f->text);
+  free (f);
 }
 
 bool
 policy_format_ok (char const *fmt)
 {
-  int conversions = 0;
-  char const *p;
-  size_t len = strlen (fmt);
-
-  if (utf8_valid_len ((uint8_t const *) fmt, len) != len
-      || len > SUBST_UNIT_MAX / 2)
-    return false;
-  for (p = fmt; *p; p++)
-    {
-      if (*p != '%')
-        continue;
-      p++;
-      if (*p == '%')
-        continue;
-      p += strspn (p, "#0-");
-      if (strspn (p, "0123456789") > 2)
-        return false;
-      p += strspn (p, "0123456789");
-      if (*p == '.')
-        {
-          p++;
-          if (strspn (p, "0123456789") > 2)
-            return false;
-          p += strspn (p, "0123456789");
-        }
-      if (!*p || !strchr ("diouxX", *p))
-        return false;
-      conversions++;
-    }
-  return conversions == 1;
+  enum format_problem why;
+  struct subst_format *f = policy_format_parse (fmt, &why);
+  bool ok = f != NULL;
+  policy_format_free (f);
+  return ok;
 }
+
+bool
+policy_format_encodable (struct subst_format const *f,
+                         struct codec const *to, ucs4_t *c)
+{
+  struct encoder enc;
+  size_t i, n = f->prefix_len + f->suffix_len;
+  bool ok = true;
+
+  encoder_init (&enc, to);
+  for (i = 0; i < n && ok; i++)
+    {
+      uint8_t buf[2 * MAX_ENCODED];
+      size_t one = 1, len = 0;
+      if (to->encode (&enc, &f->text[i], &one, buf, &len, sizeof buf)
+          == ENCODE_UNENCODABLE)
+        {
+          *c = f->text[i];
+          ok = false;
+        }
+    }
+  encoder_release (&enc);
+  return ok;
+}
+
+/* One piece of a formatted value: LEN values of TEXT, or LEN times
+   FILL when TEXT is NULL.  */
+struct piece
+{
+  ucs4_t const *text;
+  ucs4_t fill;
+  size_t len;
+};
+
+enum { PIECES = 7 };
+
+/* Lay out VALUE formatted with F as printf would write it, in PIECES
+   pieces: the text before the conversion, spaces, the sign or 0x (in
+   HEAD), zeros, the digits (in DIGITS, 11 at most), spaces, the text
+   after.  */
+static void
+layout (struct subst_format const *f, ucs4_t value, ucs4_t head[2],
+        ucs4_t digits[12], struct piece pc[PIECES])
+{
+  static char const lower[] = "0123456789abcdef";
+  static char const upper[] = "0123456789ABCDEF";
+  char const *hex = f->conv == 'X' ? upper : lower;
+  unsigned int base = (f->conv == 'o' ? 8
+                       : f->conv == 'x' || f->conv == 'X' ? 16 : 10);
+  uint32_t u = value;
+  size_t nh = 0, nd = 0, zeros = 0, len, pad, k;
+  ucs4_t rev[12];
+
+  /* d and i take the value as an int.  */
+  if ((f->conv == 'd' || f->conv == 'i') && (int32_t) value < 0)
+    {
+      head[nh++] = '-';
+      u = 0u - value;
+    }
+  if (!(f->precision == 0 && u == 0))
+    do
+      {
+        rev[nd++] = (ucs4_t) hex[u % base];
+        u /= base;
+      }
+    while (u);
+  for (k = 0; k < nd; k++)
+    digits[k] = rev[nd - 1 - k];
+  if (f->precision > 0 && (size_t) f->precision > nd)
+    zeros = (size_t) f->precision - nd;
+  /* # makes an octal number start with 0, and prefixes a nonzero
+     hexadecimal one with 0x.  */
+  if (f->conv == 'o' && f->alt && zeros == 0 && (nd == 0 || digits[0] != '0'))
+    zeros = 1;
+  if ((f->conv == 'x' || f->conv == 'X') && f->alt && value != 0)
+    {
+      head[nh++] = '0';
+      head[nh++] = (ucs4_t) f->conv;
+    }
+  len = nh + zeros + nd;
+  pad = f->width > len ? f->width - len : 0;
+  pc[0] = (struct piece) { f->text, 0, f->prefix_len };
+  pc[1] = (struct piece) { NULL, ' ', 0 };
+  pc[2] = (struct piece) { head, 0, nh };
+  pc[3] = (struct piece) { NULL, '0', zeros };
+  pc[4] = (struct piece) { digits, 0, nd };
+  pc[5] = (struct piece) { NULL, ' ', 0 };
+  pc[6] = (struct piece) { f->text + f->prefix_len, 0, f->suffix_len };
+  /* - wins over 0, and a precision turns 0 off.  */
+  if (f->left)
+    pc[5].len = pad;
+  else if (f->zero && f->precision < 0)
+    pc[3].len += pad;
+  else
+    pc[1].len = pad;
+}
+
+size_t
+policy_format_expand (struct subst_format const *f, ucs4_t value,
+                      size_t *pos, ucs4_t *buf, size_t cap)
+{
+  struct piece pc[PIECES];
+  ucs4_t head[2], digits[12];
+  size_t skip = *pos, out = 0, i, k;
+
+  layout (f, value, head, digits, pc);
+  for (i = 0; i < PIECES && out < cap; i++)
+    {
+      size_t n = pc[i].len;
+      if (skip >= n)
+        {
+          skip -= n;
+          continue;
+        }
+      n -= skip;
+      if (n > cap - out)
+        n = cap - out;
+      if (pc[i].text)
+        memcpy (buf + out, pc[i].text + skip, n * sizeof *buf);
+      else
+        for (k = 0; k < n; k++)
+          buf[out + k] = pc[i].fill;
+      out += n;
+      skip = 0;
+    }
+  *pos += out;
+  return out;
+}
+
+/* --- Verdicts ----------------------------------------------------------- */
 
 static void
 clear (struct verdict *v)
@@ -183,6 +363,8 @@ clear (struct verdict *v)
   v->raw_len = 0;
   v->ascii = false;
   v->len = 0;
+  v->format = NULL;
+  v->nvalues = 0;
 }
 
 bool
@@ -210,8 +392,12 @@ policy_decode_error (struct policy_config const *cfg,
       break;
     case POLICY_ESCAPE:
       if (cfg->byte_fmt)
-        for (i = 0; i < err->len; i++)
-          append_formatted (v, cfg->byte_fmt, err->bytes[i]);
+        {
+          v->format = cfg->byte_fmt;
+          for (i = 0; i < err->len; i++)
+            v->values[i] = err->bytes[i];
+          v->nvalues = err->len;
+        }
       else
         {
           for (i = 0; i < err->len; i++)
@@ -262,7 +448,11 @@ policy_encode_error (struct policy_config const *cfg, ucs4_t c,
       break;
     case POLICY_ESCAPE:
       if (cfg->unicode_fmt)
-        append_formatted (v, cfg->unicode_fmt, c);
+        {
+          v->format = cfg->unicode_fmt;
+          v->values[0] = c;
+          v->nvalues = 1;
+        }
       else
         {
           append_escape (v, (c < 0x100 ? 'x' : c < 0x10000 ? 'u' : 'U'),

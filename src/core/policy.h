@@ -16,18 +16,55 @@ enum policy
   POLICY_IGNORE
 };
 
+/* A --byte-subst or --unicode-subst format, parsed once at the start
+   (policy_format_parse): the text around its one conversion, as values,
+   and the conversion.  A substitute is made from it piece by piece
+   (policy_format_expand), so that a field of any width is written whole
+   and costs no more memory than a piece.  */
+struct subst_format
+{
+  ucs4_t *text;                 /* PREFIX_LEN values before the
+                                   conversion, then SUFFIX_LEN after it
+                                   (%% is one '%').  */
+  size_t prefix_len, suffix_len;
+  char conv;                    /* d, i, u, o, x or X.  */
+  bool alt, zero, left;         /* The flags #, 0 and -.  */
+  size_t width;                 /* 0: none.  */
+  long precision;               /* -1: none.  */
+};
+
+/* What is wrong with a format.  */
+enum format_problem
+{
+  FORMAT_OK,
+  FORMAT_NOT_UTF8,              /* Its text is not well-formed UTF-8.  */
+  FORMAT_INVALID,               /* Not one conversion among d i u o x X,
+                                   with flags # 0 -, a width and a
+                                   precision, and any number of %%.  */
+  FORMAT_TOO_WIDE               /* A width or precision above
+                                   POLICY_FORMAT_WIDTH_MAX.  */
+};
+
+/* The largest width and precision of a format: printf's own limit.  */
+enum { POLICY_FORMAT_WIDTH_MAX = 2147483647 };
+
 struct policy_config
 {
   enum policy policy;
-  char const *byte_fmt;         /* NULL: Python's "\\x%02x".  */
-  char const *unicode_fmt;      /* NULL: Python's backslashreplace.  */
+  struct subst_format const *byte_fmt;  /* NULL: Python's "\\x%02x".  */
+  struct subst_format const *unicode_fmt;       /* NULL: Python's
+                                                   backslashreplace.  */
   unsigned int to_flags;        /* The output codec's flags (0 when
                                    unknown): what an escaped byte
                                    becomes there.  */
 };
 
-/* The longest text one substituted byte or character may become.  */
-enum { SUBST_UNIT_MAX = 64 };
+/* The longest default substitute of one error: \xhh for each of its
+   bytes, or \Uhhhhhhhh for a character.  */
+enum
+{
+  SUBST_DEFAULT_MAX = (4 * MAX_ERROR_BYTES > 10 ? 4 * MAX_ERROR_BYTES : 10)
+};
 
 /* The whole verdict on one error: stop, or what to write instead (values
    to encode, a raw byte), and what it counts as.  */
@@ -44,7 +81,13 @@ struct verdict
   bool ascii;                   /* Every value of CP is below 0x80 (the
                                    default escapes).  */
   size_t len;
-  ucs4_t cp[MAX_ERROR_BYTES * SUBST_UNIT_MAX];
+  ucs4_t cp[SUBST_DEFAULT_MAX];
+  /* Not NULL: a substitute made with a format (--byte-subst,
+     --unicode-subst).  CP is empty then, and the substitute is each of
+     VALUES[0..NVALUES) formatted with FORMAT (policy_format_expand).  */
+  struct subst_format const *format;
+  unsigned int nvalues;
+  ucs4_t values[MAX_ERROR_BYTES];
 };
 
 /* Parse a policy name; false if unknown.  */
@@ -54,10 +97,27 @@ char const *policy_name (enum policy);
 /* The verb that says what the policy did to errors ("replaced").  */
 char const *policy_verb (enum policy);
 
-/* True if FMT is a valid --byte-subst/--unicode-subst format: UTF-8 text
-   with exactly one conversion among d i u o x X (flags # 0 -, a width, a
-   precision) and any number of %%.  */
+/* Parse FMT, a --byte-subst/--unicode-subst format: UTF-8 text with
+   exactly one conversion among d i u o x X (flags # 0 -, a width, a
+   precision) and any number of %%.  Returns the parsed format, to free
+   with policy_format_free, or NULL and the problem in *WHY.  */
+struct subst_format *policy_format_parse (char const *fmt,
+                                          enum format_problem *why);
+void policy_format_free (struct subst_format *);
+
+/* True if FMT is a valid format for policy_format_parse.  */
 bool policy_format_ok (char const *fmt);
+
+/* Whether the output encoding TO can hold every character of the text of
+   F; if not, the first one it cannot hold is *C.  */
+bool policy_format_encodable (struct subst_format const *f,
+                              struct codec const *to, ucs4_t *c);
+
+/* Write the part of VALUE formatted with F that starts at the value *POS
+   into BUF[0..CAP), CAP > 0: returns the number of values written and
+   adds it to *POS; 0 when everything was written.  */
+size_t policy_format_expand (struct subst_format const *f, ucs4_t value,
+                             size_t *pos, ucs4_t *buf, size_t cap);
 
 /* Whether lone surrogate units of UTF-16/UTF-32 input pass through as
    data rather than as decoding errors, going to an output whose flags

@@ -190,3 +190,88 @@ all_bytes() {
   conv 0 '613f' 'a\xff' -t CP1252 -e replace
   conv 0 '61000000fdff0000' 'a\xff' -t UTF-32LE -e replace
 }
+
+@test "--byte-subst: a field of width 70 is written whole (no cut at 64)" {
+  printf 'a\303b' >in
+  printf 'a<%070x>b' 0xc3 >want
+  run --separate-stderr "$UTF8CONV" -f ASCII -t ASCII --byte-subst='<%070x>' in
+  assert_equal "$status" 0
+  assert_equal "$output" "$(cat want)"
+  assert_equal "$stderr" "utf8conv: in:1: byte 1: invalid US-ASCII: C3 (invalid byte); 1 error escaped in this file"
+  "$UTF8CONV" -f ASCII -t ASCII --byte-subst='<%-70X>|' --block-size=1 in >out 2>/dev/null
+  printf 'a<%-70X>|b' 0xc3 >want
+  cmp out want
+}
+
+@test "--byte-subst and --unicode-subst: GNU libiconv's %010000x, exact bytes, any block size" {
+  printf 'a\377b\342\202\254\n' >in
+  printf 'a<0x%010000x>b[%010000X]\n' 0xff 0x20ac >want
+  local bs
+  for bs in 131072 1 3; do
+    "$UTF8CONV" -t ISO-8859-1 --byte-subst='<0x%010000x>' \
+      --unicode-subst='[%010000X]' --block-size="$bs" in >out 2>err
+    cmp out want
+  done
+  # Two bytes of one error, each its own field, to UTF-16LE.
+  printf '\341\200' >in2
+  printf '%010000x|%010000x|' 0xe1 0x80 >want8
+  "$UTF8CONV" -t UTF-16LE --byte-subst='%010000x|' --block-size=1 in2 >out
+  "$UTF8CONV" -f UTF-8 -t UTF-16LE want8 >want
+  cmp out want
+}
+
+@test "--byte-subst and --unicode-subst: literal text is written in the output encoding" {
+  # € and é as UTF-8, as UTF-16LE (AC 20, E9 00) and as ISO-8859-1 (E9).
+  conv 0 '61e282ac666662' 'a\377b' --byte-subst='€%02x'
+  conv 0 '6100ac20660066006200' 'a\377b' -t UTF-16LE --byte-subst='€%02x' --unicode-subst='é%X'
+  conv 0 '6100ac2066006600620000d8' 'a\377b\355\240\200' -f WTF-8 -t UTF-16LE --byte-subst='€%02x' --unicode-subst='é%X'
+  conv 0 '61e282ac66666244383030c3a9' 'a\377b\355\240\200' -f WTF-8 -t UTF-8 --byte-subst='€%02x' --unicode-subst='%Xé'
+  conv 0 '61e9666662' 'a\377b' -t ISO-8859-1 --byte-subst='é%02x'
+  conv 0 '61e95b323041435d62' 'a\342\202\254b' -t ISO-8859-1 --unicode-subst='é[%04X]'
+  conv 0 '61e95b323041435d62' 'a\342\202\254b' -t ISO-8859-1 --unicode-subst='é[%04X]' --block-size=1
+  conv 0 '61e2809c333737e2809d62' 'a\377b' --byte-subst='‘%u’' --byte-subst='“%o”'
+}
+
+@test "--byte-subst/--unicode-subst: a character the output cannot hold is a usage error naming it" {
+  printf 'a\342\202\254b' >in
+  run --separate-stderr "$UTF8CONV" -t ISO-8859-1 --unicode-subst='€%x' in
+  assert_equal "$status" 2
+  assert_equal "$output" ""
+  assert_equal "$stderr" "utf8conv: --unicode-subst format '\\342\\202\\254%x': cannot encode U+20AC in ISO-8859-1
+Try 'utf8conv --help' for more information."
+  run --separate-stderr "$UTF8CONV" -t ASCII --byte-subst='<%x>é' -e replace in
+  assert_equal "$status" 2
+  assert_equal "$output" ""
+  assert_equal "$stderr" "utf8conv: --byte-subst format '<%x>\\303\\251': cannot encode U+00E9 in US-ASCII
+Try 'utf8conv --help' for more information."
+  run --separate-stderr "$UTF8CONV" -t latin1 --unicode-subst='😀%x' --check in
+  assert_equal "$status" 2
+  assert_equal "$stderr" "utf8conv: --unicode-subst format '\\360\\237\\230\\200%x': cannot encode U+1F600 in ISO-8859-1
+Try 'utf8conv --help' for more information."
+}
+
+@test "--byte-subst/--unicode-subst: invalid UTF-8 or a width above 2147483647 is a usage error" {
+  run --separate-stderr "$UTF8CONV" --byte-subst=$'\377%x' </dev/null
+  assert_equal "$status" 2
+  assert_equal "$stderr" "utf8conv: invalid --byte-subst format '\\377%x': not valid UTF-8
+Try 'utf8conv --help' for more information."
+  run --separate-stderr "$UTF8CONV" --unicode-subst='%2147483648x' </dev/null
+  assert_equal "$status" 2
+  assert_equal "$stderr" "utf8conv: invalid --unicode-subst format '%2147483648x': a width or precision above 2147483647
+Try 'utf8conv --help' for more information."
+  run --separate-stderr "$UTF8CONV" --unicode-subst='%x%d' </dev/null
+  assert_equal "$status" 2
+  assert_equal "$stderr" "utf8conv: invalid --unicode-subst format '%x%d'
+Try 'utf8conv --help' for more information."
+}
+
+@test "--byte-subst/--unicode-subst: flags, width and precision as printf(1) writes them" {
+  local f want
+  printf 'a\377b' >in
+  for f in '%#o' '%#x' '%#X' '%-6d|' '%06u' '%.4x' '%8.4X' '%-#8x|' '%08.3o' '%.0d'; do
+    want=$(printf "a${f}b" 255)
+    run --separate-stderr "$UTF8CONV" --byte-subst="$f" in
+    assert_equal "$status" 0
+    assert_equal "$output" "$want"
+  done
+}
