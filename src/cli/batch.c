@@ -24,6 +24,7 @@
 #include "error.h"
 #include "xalloc.h"
 
+#include "binary.h"
 #include "diag.h"
 #include "inplace.h"
 #include "system.h"
@@ -218,8 +219,8 @@ find_binary (struct batch *b, int fd, off_t size, ucs4_t *c)
   ssize_t n = pread (fd, b->window, BINARY_WINDOW, 0);
   if (n <= 0)
     return -1;
-  return pipeline_find_binary (b->cfg->run.from, b->window, (size_t) n,
-                               (off_t) n == size && n < BINARY_WINDOW, c);
+  return binary_find (b->cfg->run.from, b->window, (size_t) n,
+                      (off_t) n == size && n < BINARY_WINDOW, c);
 }
 
 /* Whether the file NAME, open as FD with the status ST, is skipped as

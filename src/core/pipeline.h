@@ -129,12 +129,4 @@ void pipeline_file_stats (struct run const *, struct file_stats *);
 /* Write out everything still held and free the run.  */
 void pipeline_finish (struct run *);
 
-/* The offset of the first U+0000, or C0 control character other than
-   BS, TAB, LF, VT, FF, CR, SUB and ESC, among the characters that
-   BUF[0..N) decodes to in the codec FROM (after -f auto's detection);
-   -1 when there is none; *C is that character.  COMPLETE says that BUF
-   is the whole input.  Ill-formed input is skipped, not an error.  */
-int64_t pipeline_find_binary (struct codec const *from, uint8_t const *buf,
-                              size_t n, bool complete, ucs4_t *c);
-
 #endif
