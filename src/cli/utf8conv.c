@@ -590,11 +590,14 @@ settle_options (struct batch_config *cfg, struct options const *o,
          in its own encoding, whatever -e says: UTF-32LE encodes
          everything a decoder produces, lone surrogates included, and
          does not make UTF-16 lone surrogates data as a WTF-8 target
-         would.  */
+         would.  Well-formed UTF-8 input is all scalar values, which
+         UTF-8 encodes: that target takes the validating copy, the
+         fastest path there is.  */
       if (!o->to_given)
         {
+          struct codec const *utf8 = registry_find ("UTF-8");
           rc->policy.policy = POLICY_STRICT;
-          rc->to = registry_find ("UTF-32LE");
+          rc->to = rc->from == utf8 ? utf8 : registry_find ("UTF-32LE");
           rc->well_formed_input = true;
         }
     }
