@@ -63,7 +63,36 @@ def impl_env(impl):
     return env
 
 
-def run(cache, u8c, runs, log, which):
+def instructions(u8c, cache, ipb, log):
+    """Instructions per input byte (callgrind, AVX2 kernels: valgrind has
+    no AVX-512) of the main rows on 4 MiB slices: the same on every run,
+    where the timings of a busy machine are not.  IPB(argv, path) is
+    bench/run's case_ir."""
+    sl = os.path.join(cache, 'gf.txt.slice')
+    slcr = os.path.join(cache, 'gf.crlf.slice')
+    with open(sl, 'rb') as f, open(slcr, 'wb') as g:
+        g.write(f.read().replace(b'\n', b'\r\n'))
+    rows = [('keep, LF text', [u8c], sl), ('--eol=lf, LF text', [u8c, '--eol=lf'], sl),
+            ('validate, CRLF text', [u8c], slcr),
+            ('--eol=lf, CRLF text', [u8c, '--eol=lf'], slcr),
+            ('--eol=crlf, LF text', [u8c, '--eol=crlf'], sl)]
+    old = os.environ.get('UTF8CONV_IMPL')
+    os.environ['UTF8CONV_IMPL'] = 'avx2'
+    try:
+        res = {}
+        for name, argv, path in rows:
+            # case_ir reads PATH's 4 MiB slice, PATH + '.slice'.
+            res[name] = ipb(argv, path[:-len('.slice')], cache)[0]
+            log('   callgrind: %-22s %.3f instructions per byte' % (name, res[name]))
+        return res
+    finally:
+        if old is None:
+            del os.environ['UTF8CONV_IMPL']
+        else:
+            os.environ['UTF8CONV_IMPL'] = old
+
+
+def run(cache, u8c, runs, log, which, ipb=None):
     """Time the commands; return the markdown table's lines."""
     lf, crlf = make_files(cache, log)
     avx2 = subprocess.call([u8c], stdin=open(os.devnull),
@@ -145,4 +174,17 @@ def run(cache, u8c, runs, log, which):
                  "tr -d '\\r', CRLF text"):
         if name in med:
             lines.append('| %s | %.1f ms | | |' % (name, med[name] * 1000))
+    if ipb and which('valgrind'):
+        ir = instructions(u8c, cache, ipb, log)
+        lines += ['', 'Instructions per input byte (callgrind, AVX2 kernels, '
+                  '4 MiB slices, start-up subtracted):', '',
+                  '| command | instr/B | ratio |', '|---|---:|---|']
+        for name, base in (('keep, LF text', None),
+                           ('--eol=lf, LF text', 'keep, LF text'),
+                           ('validate, CRLF text', None),
+                           ('--eol=lf, CRLF text', 'validate, CRLF text'),
+                           ('--eol=crlf, LF text', 'keep, LF text')):
+            lines.append('| %s | %.3f | %s |' % (
+                name, ir[name], '%.2f× %s' % (ir[name] / ir[base], base)
+                if base else ''))
     return lines

@@ -117,6 +117,9 @@ struct file
   enum eol_fast eol_fast;
   bool at_break;                /* The fast path stopped before a break
                                    (EOL_FAST_INPUT).  */
+  bool eol_dos;                 /* The fast path's last output held a
+                                   CR: convert its next output from the
+                                   side, not in place.  */
   struct eol_state eol;
   bool at_start;                /* Nothing decoded yet.  */
   struct file_stats stats;      /* For --report.  */
@@ -747,9 +750,11 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
   cap = OUT_CAP - r->out_len;
   if (convert && f->eol_fast == EOL_FAST_INPUT)
     end = pos + eol_plain_len (f->eol.mode, in + pos, n - pos);
-  else if (convert && (f->eol.mode == EOL_CRLF || f->eol.held_cr))
+  else if (convert && (f->eol.mode == EOL_CRLF || f->eol.held_cr
+                       || f->eol_dos))
     {
-      /* The breaks may take more room: convert to the side first.  */
+      /* The breaks may take more room, or are likely to change (the
+         last output held a CR): convert to the side first.  */
       dst = r->scratch;
       cap = (cap - 2) / 2;
     }
@@ -760,11 +765,16 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
     f->stats.chars += codec_count_chars (f->reads, in + pos, used);
   f->at_break = convert && f->eol_fast == EOL_FAST_INPUT
     && pos + used == end && end < n;
-  if (f->eol_fast == EOL_FAST_OUTPUT && convert && dst == r->scratch)
-    produced = eol_convert_bytes (&f->eol, dst, produced,
-                                  r->out + r->out_len);
-  else if (f->eol_fast == EOL_FAST_OUTPUT && convert)
-    produced = eol_convert_in_place (&f->eol, dst, produced, r->scratch);
+  if (f->eol_fast == EOL_FAST_OUTPUT && convert)
+    {
+      uint64_t cr_before = f->eol.crlf + f->eol.cr + f->eol.held_cr;
+      produced = (dst == r->scratch
+                  ? eol_convert_bytes (&f->eol, dst, produced,
+                                       r->out + r->out_len)
+                  : eol_convert_in_place (&f->eol, dst, produced,
+                                          r->scratch));
+      f->eol_dos = f->eol.crlf + f->eol.cr + f->eol.held_cr != cr_before;
+    }
   else if (f->eol_fast == EOL_FAST_OUTPUT)
     eol_count_bytes (&f->eol, dst, produced);
   else if (f->eol_fast == EOL_FAST_INPUT && !convert)

@@ -86,18 +86,31 @@ sse2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
                   SSE2_MASK_EQ)
 }
 
-/* AVX2: a block of 32 bytes with at most one pair in each half is
-   stored half by half, each half shuffled to leave its CR out (the
-   shuffle is computed: each byte from the CR on takes the next one);
-   any other block with a CR takes the way of the SSE2 loop, one CR at a
-   time.  */
+/* AVX2: a block of 32 bytes with at most two pairs in each half (an
+   empty line is two) is stored half by half, each half shuffled to
+   leave its CRs out; any other block with a CR takes the way of the
+   SSE2 loop, one CR at a time.  The shuffle is computed: byte J of the
+   result is byte J of the half, plus 1 from the first CR's place on,
+   plus 1 more from the second's.  */
 AVX2 static inline __m128i
-avx2_drop_byte (__m128i v, int at)
+avx2_drop_bytes (__m128i v, unsigned int drop)
 {
   __m128i iota = _mm_setr_epi8 (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
                                 13, 14, 15);
-  __m128i after = _mm_cmpgt_epi8 (iota, _mm_set1_epi8 ((char) (at - 1)));
-  return _mm_shuffle_epi8 (v, _mm_sub_epi8 (iota, after));
+  /* The places of the first and second CR; 16 and 17 for none.  */
+  int first = __builtin_ctz (drop | 0x10000);
+  int second = __builtin_ctz ((drop & (drop - 1)) | 0x20000);
+  __m128i one = _mm_cmpgt_epi8 (iota, _mm_set1_epi8 ((char) (first - 1)));
+  __m128i two = _mm_cmpgt_epi8 (iota, _mm_set1_epi8 ((char) (second - 2)));
+  return _mm_shuffle_epi8 (v, _mm_sub_epi8 (_mm_sub_epi8 (iota, one), two));
+}
+
+/* Whether the 16-bit mask M has at most two bits set.  */
+static inline bool
+at_most_two (unsigned int m)
+{
+  m &= m - 1;
+  return (m & (m - 1)) == 0;
 }
 
 AVX2 size_t
@@ -114,16 +127,15 @@ avx2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
       unsigned int drop = crs & (unsigned int) _mm256_movemask_epi8
         (_mm256_cmpeq_epi8 (nx, lf));
       unsigned int lo = drop & 0xFFFF, hi = drop >> 16, i;
-      if (crs == drop && !(lo & (lo - 1)) && !(hi & (hi - 1)))
+      if (crs == drop && at_most_two (lo) && at_most_two (hi))
         {
           _mm_storeu_si128 ((__m128i *) (out + w),
-                            avx2_drop_byte (_mm256_castsi256_si128 (v),
-                                            __builtin_ctz (lo | 0x10000)));
-          w += 16 - (lo != 0);
+                            avx2_drop_bytes (_mm256_castsi256_si128 (v), lo));
+          w += 16 - (size_t) __builtin_popcount (lo);
           _mm_storeu_si128 ((__m128i *) (out + w),
-                            avx2_drop_byte (_mm256_extracti128_si256 (v, 1),
-                                            __builtin_ctz (hi | 0x10000)));
-          w += 16 - (hi != 0);
+                            avx2_drop_bytes (_mm256_extracti128_si256 (v, 1),
+                                             hi));
+          w += 16 - (size_t) __builtin_popcount (hi);
           r += 32;
           continue;
         }
