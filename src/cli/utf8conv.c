@@ -363,32 +363,39 @@ parse_block_size (char const *arg)
   return (size_t) n;
 }
 
+/* The index of ARG in NAMES (NULL-terminated), the modes of the
+   option OPTION; a usage error if it is none of them.  */
+static int
+parse_mode (char const *option, char const *arg, char const *const *names)
+{
+  int i;
+  char what[64];
+  for (i = 0; names[i]; i++)
+    if (strcmp (arg, names[i]) == 0)
+      return i;
+  snprintf (what, sizeof what, "invalid %s mode", option);
+  usage_error (what, arg);
+}
+
 /* Parse --bom's ARG.  */
 static enum bom_mode
 parse_bom (char const *arg)
 {
-  if (strcmp (arg, "auto") == 0)
-    return BOM_AUTO;
-  if (strcmp (arg, "strip") == 0)
-    return BOM_STRIP;
-  if (strcmp (arg, "add") == 0)
-    return BOM_ADD;
-  usage_error ("invalid --bom mode", arg);
+  static char const *const names[] = { "auto", "strip", "add", NULL };
+  _Static_assert (BOM_AUTO == 0 && BOM_STRIP == 1 && BOM_ADD == 2,
+                  "the names are in the order of enum bom_mode");
+  return (enum bom_mode) parse_mode ("--bom", arg, names);
 }
 
 /* Parse --eol's ARG.  */
 static enum eol_mode
 parse_eol (char const *arg)
 {
-  if (strcmp (arg, "keep") == 0)
-    return EOL_KEEP;
-  if (strcmp (arg, "lf") == 0)
-    return EOL_LF;
-  if (strcmp (arg, "crlf") == 0)
-    return EOL_CRLF;
-  if (strcmp (arg, "cr") == 0)
-    return EOL_CR;
-  usage_error ("invalid --eol mode", arg);
+  static char const *const names[] = { "keep", "lf", "crlf", "cr", NULL };
+  _Static_assert (EOL_KEEP == 0 && EOL_LF == 1 && EOL_CRLF == 2
+                  && EOL_CR == 3, "the names are in the order of enum "
+                  "eol_mode");
+  return (enum eol_mode) parse_mode ("--eol", arg, names);
 }
 
 /* What the command line said, beyond the batch configuration.  */
