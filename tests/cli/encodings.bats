@@ -101,6 +101,38 @@ run_encodings() {
   assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid SHIFT_JIS: 93 (truncated sequence); 1 error replaced in this file"
 }
 
+@test "a bridged decoder's held letter comes out before an error, under every policy (CP1258, CP1255)" {
+  # glibc's CP1258 and CP1255 hold a letter back until the next byte
+  # shows whether a mark composes with it; iconv(1) loses it at a stop.
+  local bs
+  for bs in 65536 1; do
+    conv 1 '616263' 'abc\x81' -f CP1258 --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 3: invalid CP1258: 81 (invalid byte)"
+    conv 0 '41efbfbd' 'A\x81' -f CP1258 -e replace --block-size=$bs
+    conv 1 'd7aa' '\xfa\xfb' -f CP1255 --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid CP1255: FB (invalid byte)"
+    conv 0 'd7aaefbfbd' '\xfa\xfb' -f CP1255 -e replace --block-size=$bs
+    conv 0 'd7aa5c786662' '\xfa\xfb' -f CP1255 -e escape --block-size=$bs
+    conv 0 'd7aafb' '\xfa\xfb' -f CP1255 -e surrogateescape --block-size=$bs
+    conv 1 'd7aa' '\xfa\xfb' -f CP1255 -e ignore --block-size=$bs
+    conv 1 'd7aa' '\xfa\xfb' -f CP1255 -c --block-size=$bs
+    conv 1 'd7aa' '\xfa\xfb' -f CP1255 -t UTF-8//IGNORE --block-size=$bs
+  done
+  # Shin and shin dot compose (U+FB2A), but not across an error.
+  conv 0 'efacaa' '\xf9\xd1' -f CP1255
+  conv 0 'd7a9efbfbdd781' '\xf9\xfb\xd1' -f CP1255 -e replace
+}
+
+@test "a stateful bridged decoder keeps its state after an error (ISO-2022-JP, UTF-7)" {
+  # ESC $ B, kanji, two invalid bytes, kanji again, ESC ( B, ASCII.
+  conv 0 '61e697a5efbfbdefbfbde69cac62' 'a\x1b$BF|\x80\x80K\\\x1b(Bb' -f ISO-2022-JP -e replace
+  conv 0 '61e697a55c7838305c783830e69cac62' 'a\x1b$BF|\x80\x80K\\\x1b(Bb' -f ISO-2022-JP -e escape
+  conv 1 '61e697a5e69cac62' 'a\x1b$BF|\x80\x80K\\\x1b(Bb' -f ISO-2022-JP -c --block-size=1
+  conv 1 '61e697a5' 'a\x1b$BF|\x80\x80K\\\x1b(Bb' -f ISO-2022-JP
+  # UTF-7 stays in base64 ("+ZeVnLA-" is U+65E5 U+672C).
+  conv 0 'e697a5efbfbde69cac' '+ZeV\x80nLA-' -f UTF-7 -e replace
+}
+
 @test "an unencodable character in a bridged output: offset, line, bytes" {
   conv 1 '0a93fa' '\n\xe6\x97\xa5\xe2\x82\xac' -t SHIFT_JIS
   assert_equal "$(cat err)" "utf8conv: in:2: byte 4: cannot encode U+20AC in SHIFT_JIS: E2 82 AC (unencodable character)"
