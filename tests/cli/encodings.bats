@@ -89,6 +89,34 @@ run_encodings() {
   conv 0 '3c2d' '\xe2\x86\x90' -t windows-1252//TRANSLIT//IGNORE
 }
 
+# translit_cases: //TRANSLIT with glibc's C.UTF-8 rules, whatever the
+# locale in the environment: accents stripped, U+00DF, the euro sign,
+# curly quotes; '?' and exit 0 for a character there is no rule for, as
+# before; a bridged target (KOI8-R has no i with diaeresis) too.
+translit_cases() {
+  conv 0 '6e616976652073732045555220227122202773270a' \
+    'na\xc3\xafve \xc3\x9f \xe2\x82\xac \xe2\x80\x9cq\xe2\x80\x9d \xe2\x80\x98s\xe2\x80\x99\n' -t ASCII//TRANSLIT
+  conv 0 '613f62' 'a\xe6\x97\xa5b' -t ASCII//TRANSLIT
+  conv 0 '6e61697665' 'na\xc3\xafve' -t KOI8-R//TRANSLIT
+  conv 0 '6e61697665' 'na\xc3\xafve' -t US-ASCII//TRANSLIT//IGNORE
+}
+
+@test "//TRANSLIT follows glibc's C.UTF-8 rules under LC_ALL=C, POSIX and C.UTF-8 alike" {
+  local loc
+  for loc in C POSIX C.UTF-8; do
+    export LC_ALL=$loc
+    translit_cases
+  done
+}
+
+@test "//TRANSLIT follows the same rules under another UTF-8 locale" {
+  local loc
+  loc=$(locale -a 2>/dev/null | grep -i -E '\.utf-?8$' | grep -v -i -E '^(C|POSIX)\.' | head -n 1)
+  [ -n "$loc" ] || skip "no UTF-8 locale other than C.UTF-8 is installed"
+  export LC_ALL=$loc
+  translit_cases
+}
+
 @test "an invalid byte in a bridged input: one U+FFFD per byte under replace" {
   conv 0 '61efbfbd62e697a5' 'a\x80b\x93\xfa' -f SHIFT_JIS -e replace
   assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid SHIFT_JIS: 80 (invalid byte); 1 error replaced in this file"

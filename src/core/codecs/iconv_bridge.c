@@ -72,10 +72,17 @@
    there.
 
    With //TRANSLIT on the target (iconv_bridge_find's TRANSLIT), iconv
-   is opened with NAME//TRANSLIT.  utf8conv never calls setlocale, so
-   glibc transliterates with the C locale's rules, whatever the user's
-   locale, as iconv(1) does under LC_ALL=C: "EUR" for U+20AC, often '?'
-   for a character it has no rule for; what it still cannot encode is
+   is opened with NAME//TRANSLIT.  glibc transliterates with the rules
+   of the thread's LC_CTYPE locale, at each iconv() call.  utf8conv never
+   calls setlocale, and the C locale has few rules ("EUR" for U+20AC,
+   but "na?ve" for "naïve"), so the encoder makes glibc's C.UTF-8 locale
+   the thread's locale (uselocale) while it calls iconv(): the result is
+   the same whatever the user's locale, and C.UTF-8's rules strip
+   accents too ("naive", "ss" for U+00DF).  C.UTF-8 comes with glibc
+   2.35 and later and with Debian's libc-bin (/usr/lib/locale/C.utf8);
+   where it is missing, the C locale's rules apply, as before.  GNU
+   libiconv's rules do not depend on the locale.  '?' comes out for a
+   character there is no rule for; what iconv() still cannot encode is
    unencodable, for the -e policy.  For a built-in legacy target, the
    built-in codec encodes whatever it can, so that only the characters
    it cannot encode are transliterated (glibc's CP1252 lacks WHATWG's
@@ -87,6 +94,7 @@
 
 #include <errno.h>
 #include <iconv.h>
+#include <locale.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +129,8 @@ struct bridge
   char *name;                   /* As the user gave it, uppercased.  */
   char *to_name;                /* For iconv_open when encoding.  */
   struct codec const *exact;    /* Tried first when encoding, or NULL.  */
+  locale_t translit;            /* //TRANSLIT: the locale whose rules
+                                   iconv() follows, or (locale_t) 0.  */
   struct bridge *next;          /* All bridges, to find them again.  */
 };
 
@@ -557,6 +567,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
   iconv_t cd = ((struct handle *) e->impl)->cd;
   size_t i, count = *n, o = *outlen;
   enum encode_status status = ENCODE_INPUT_EMPTY;
+  /* //TRANSLIT: C.UTF-8's rules while this call lasts.  */
+  locale_t user = b->translit ? uselocale (b->translit) : (locale_t) 0;
 
   for (i = 0; i < count; i++)
     {
@@ -602,6 +614,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           break;
         }
     }
+  if (b->translit)
+    uselocale (user);
   *n = i;
   *outlen = o;
   return status;
@@ -615,6 +629,24 @@ bridge_flush (struct encoder *e, uint8_t *out)
   size_t ol = MAX_ERROR_BYTES;
   iconv (cd, NULL, NULL, &op, &ol);
   return MAX_ERROR_BYTES - ol;
+}
+
+/* The locale whose transliteration rules //TRANSLIT follows: glibc's
+   C.UTF-8 (LC_CTYPE only), made once; (locale_t) 0 when the machine
+   lacks it.  */
+static locale_t
+translit_locale (void)
+{
+  static locale_t loc;
+  static bool tried;
+  if (!tried)
+    {
+      tried = true;
+      loc = newlocale (LC_CTYPE_MASK, "C.UTF-8", (locale_t) 0);
+      if (!loc)
+        loc = newlocale (LC_CTYPE_MASK, "C.utf8", (locale_t) 0);
+    }
+  return loc;
 }
 
 /* Whether iconv(3) converts between TOCODE and FROMCODE.  */
@@ -687,6 +719,7 @@ iconv_bridge_find (char const *name, bool translit,
   b->name = upper;
   b->to_name = to_name;
   b->exact = exact;
+  b->translit = translit ? translit_locale () : (locale_t) 0;
   b->sc.codec.name = upper;
   b->sc.codec.aliases = no_aliases;
   b->sc.codec.decode = bridge_decode;
