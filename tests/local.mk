@@ -27,6 +27,7 @@ UNIT_TESTS = \
 	tests/unit/test_variants \
 	tests/unit/test_single_byte \
 	tests/unit/test_iconv_bridge \
+	tests/unit/test_iconv_reference \
 	tests/unit/test_fast
 check_PROGRAMS = $(UNIT_TESTS)
 
@@ -81,6 +82,13 @@ tests_unit_test_iconv_bridge_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
 tests_unit_test_iconv_bridge_CFLAGS = $(UTF8CONV_CFLAGS)
 tests_unit_test_iconv_bridge_SOURCES = tests/unit/test_iconv_bridge.c
 tests_unit_test_iconv_bridge_LDADD = $(UNIT_LDADD)
+
+# The iconv(3) bridge against iconv(3) called directly: every charset
+# iconv --list names, random inputs with invalid bytes, every policy.
+tests_unit_test_iconv_reference_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
+tests_unit_test_iconv_reference_CFLAGS = $(UTF8CONV_CFLAGS)
+tests_unit_test_iconv_reference_SOURCES = tests/unit/test_iconv_reference.c
+tests_unit_test_iconv_reference_LDADD = $(UNIT_LDADD)
 
 # The fast kernels against the state machine, for every kernel set the
 # machine has (only UTF8CONV_IMPL's when it is set).

@@ -89,6 +89,34 @@ run_encodings() {
   conv 0 '3c2d' '\xe2\x86\x90' -t windows-1252//TRANSLIT//IGNORE
 }
 
+# translit_cases: //TRANSLIT with glibc's C.UTF-8 rules, whatever the
+# locale in the environment: accents stripped, U+00DF, the euro sign,
+# curly quotes; '?' and exit 0 for a character there is no rule for, as
+# before; a bridged target (KOI8-R has no i with diaeresis) too.
+translit_cases() {
+  conv 0 '6e616976652073732045555220227122202773270a' \
+    'na\xc3\xafve \xc3\x9f \xe2\x82\xac \xe2\x80\x9cq\xe2\x80\x9d \xe2\x80\x98s\xe2\x80\x99\n' -t ASCII//TRANSLIT
+  conv 0 '613f62' 'a\xe6\x97\xa5b' -t ASCII//TRANSLIT
+  conv 0 '6e61697665' 'na\xc3\xafve' -t KOI8-R//TRANSLIT
+  conv 0 '6e61697665' 'na\xc3\xafve' -t US-ASCII//TRANSLIT//IGNORE
+}
+
+@test "//TRANSLIT follows glibc's C.UTF-8 rules under LC_ALL=C, POSIX and C.UTF-8 alike" {
+  local loc
+  for loc in C POSIX C.UTF-8; do
+    export LC_ALL=$loc
+    translit_cases
+  done
+}
+
+@test "//TRANSLIT follows the same rules under another UTF-8 locale" {
+  local loc
+  loc=$(locale -a 2>/dev/null | grep -i -E '\.utf-?8$' | grep -v -i -E '^(C|POSIX)\.' | head -n 1)
+  [ -n "$loc" ] || skip "no UTF-8 locale other than C.UTF-8 is installed"
+  export LC_ALL=$loc
+  translit_cases
+}
+
 @test "an invalid byte in a bridged input: one U+FFFD per byte under replace" {
   conv 0 '61efbfbd62e697a5' 'a\x80b\x93\xfa' -f SHIFT_JIS -e replace
   assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid SHIFT_JIS: 80 (invalid byte); 1 error replaced in this file"
@@ -99,6 +127,38 @@ run_encodings() {
 @test "a truncated character at the end of a bridged input" {
   conv 0 '61efbfbd' 'a\x93' -f SHIFT_JIS -e replace
   assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid SHIFT_JIS: 93 (truncated sequence); 1 error replaced in this file"
+}
+
+@test "a bridged decoder's held letter comes out before an error, under every policy (CP1258, CP1255)" {
+  # glibc's CP1258 and CP1255 hold a letter back until the next byte
+  # shows whether a mark composes with it; iconv(1) loses it at a stop.
+  local bs
+  for bs in 65536 1; do
+    conv 1 '616263' 'abc\x81' -f CP1258 --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 3: invalid CP1258: 81 (invalid byte)"
+    conv 0 '41efbfbd' 'A\x81' -f CP1258 -e replace --block-size=$bs
+    conv 1 'd7aa' '\xfa\xfb' -f CP1255 --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid CP1255: FB (invalid byte)"
+    conv 0 'd7aaefbfbd' '\xfa\xfb' -f CP1255 -e replace --block-size=$bs
+    conv 0 'd7aa5c786662' '\xfa\xfb' -f CP1255 -e escape --block-size=$bs
+    conv 0 'd7aafb' '\xfa\xfb' -f CP1255 -e surrogateescape --block-size=$bs
+    conv 1 'd7aa' '\xfa\xfb' -f CP1255 -e ignore --block-size=$bs
+    conv 1 'd7aa' '\xfa\xfb' -f CP1255 -c --block-size=$bs
+    conv 1 'd7aa' '\xfa\xfb' -f CP1255 -t UTF-8//IGNORE --block-size=$bs
+  done
+  # Shin and shin dot compose (U+FB2A), but not across an error.
+  conv 0 'efacaa' '\xf9\xd1' -f CP1255
+  conv 0 'd7a9efbfbdd781' '\xf9\xfb\xd1' -f CP1255 -e replace
+}
+
+@test "a stateful bridged decoder keeps its state after an error (ISO-2022-JP, UTF-7)" {
+  # ESC $ B, kanji, two invalid bytes, kanji again, ESC ( B, ASCII.
+  conv 0 '61e697a5efbfbdefbfbde69cac62' 'a\x1b$BF|\x80\x80K\\\x1b(Bb' -f ISO-2022-JP -e replace
+  conv 0 '61e697a55c7838305c783830e69cac62' 'a\x1b$BF|\x80\x80K\\\x1b(Bb' -f ISO-2022-JP -e escape
+  conv 1 '61e697a5e69cac62' 'a\x1b$BF|\x80\x80K\\\x1b(Bb' -f ISO-2022-JP -c --block-size=1
+  conv 1 '61e697a5' 'a\x1b$BF|\x80\x80K\\\x1b(Bb' -f ISO-2022-JP
+  # UTF-7 stays in base64 ("+ZeVnLA-" is U+65E5 U+672C).
+  conv 0 'e697a5efbfbde69cac' '+ZeV\x80nLA-' -f UTF-7 -e replace
 }
 
 @test "an unencodable character in a bridged output: offset, line, bytes" {

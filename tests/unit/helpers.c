@@ -78,7 +78,7 @@ hex (uint8_t const *s, size_t n)
   size_t i;
   *p = 0;
   for (i = 0; i < n && 3 * i + 4 < sizeof buf[0]; i++)
-    sprintf (p + 3 * i, "%s%02X", i ? " " : "", s[i]);
+    sprintf (p + (i ? 3 * i - 1 : 0), "%s%02X", i ? " " : "", s[i]);
   return p;
 }
 

@@ -1,5 +1,7 @@
 /* Unit tests of the iconv(3) bridge: per-value offsets, errors, and
-   input split at every byte (the carry of an incomplete character).  */
+   input split at every byte (the carry of an incomplete character);
+   what a decoder holds back comes out before an error, and a stateful
+   decoder keeps its state after one (SPEC §10).  */
 
 #include <config.h>
 
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "helpers.h"
 #include "registry.h"
 #include "tap.h"
 
@@ -22,6 +25,7 @@ struct result
   int64_t off[MAX_VALUES];
   size_t n;
   char errors[256];
+  char order[512];              /* Values and errors' bytes, in order.  */
 };
 
 /* Decode IN[0..N) with C, fed in two chunks split at SPLIT.  */
@@ -49,8 +53,11 @@ decode_split (struct codec const *c, uint8_t const *in, size_t n,
           enum decode_status st = c->decode (&d, in + pos, &len, last, &p);
           for (k = 0; k < p.len && r->n < MAX_VALUES; k++, r->n++)
             {
+              size_t l = strlen (r->order);
               r->item[r->n] = (long) cp[k];
               r->off[r->n] = (int64_t) pos + off[k];
+              snprintf (r->order + l, sizeof r->order - l, "%s%lX",
+                        l ? " " : "", (unsigned long) cp[k]);
             }
           if (st == DECODE_MALFORMED)
             {
@@ -58,6 +65,9 @@ decode_split (struct codec const *c, uint8_t const *in, size_t n,
               snprintf (r->errors + l, sizeof r->errors - l, "%lld:%u:%d ",
                         (long long) ((int64_t) pos + d.error.rel_offset),
                         d.error.len, (int) d.error.kind);
+              l = strlen (r->order);
+              snprintf (r->order + l, sizeof r->order - l, "%s!%s",
+                        l ? " " : "", hex (d.error.bytes, d.error.len));
             }
           pos += len;
           if (st == DECODE_INPUT_EMPTY && pos == end)
@@ -71,7 +81,8 @@ static bool
 same (struct result const *a, struct result const *b)
 {
   size_t k;
-  if (a->n != b->n || strcmp (a->errors, b->errors) != 0)
+  if (a->n != b->n || strcmp (a->errors, b->errors) != 0
+      || strcmp (a->order, b->order) != 0)
     return false;
   for (k = 0; k < a->n; k++)
     if (a->item[k] != b->item[k] || a->off[k] != b->off[k])
@@ -124,6 +135,33 @@ test_split (char const *name, uint8_t const *in, size_t n,
   ok (good, "%s: the same split at every byte", name);
 }
 
+/* The values and errors of IN[0..N) in NAME, in order, must be WANT
+   ("61 !81 62": values in hex, errors as "!" and their bytes), fed
+   whole and split at every byte, which also give the same offsets.  */
+static void
+test_order (char const *name, uint8_t const *in, size_t n,
+            char const *want, char const *desc)
+{
+  struct codec const *c = lookup (name);
+  struct result whole, part;
+  size_t split;
+  bool good = true;
+
+  decode_split (c, in, n, n, &whole);
+  if (!ok (strcmp (whole.order, want) == 0, "%s: %s", name, desc))
+    diag ("got  %s\nwant %s", whole.order, want);
+  for (split = 0; split <= n; split++)
+    {
+      decode_split (c, in, n, split, &part);
+      if (!same (&whole, &part))
+        {
+          diag ("split at %zu: %s", split, part.order);
+          good = false;
+        }
+    }
+  ok (good, "%s: %s, the same split at every byte", name, desc);
+}
+
 int
 main (void)
 {
@@ -142,6 +180,34 @@ main (void)
   test_split ("SHIFT_JIS", sjis, sizeof sjis, sjis_v, sjis_o, 3,
               "3:1:6 6:1:2 ");
   test_split ("ISO-2022-JP", jis, sizeof jis, jis_v, jis_o, 4, "");
+
+  /* glibc's CP1258 holds each letter back (a tone mark may follow), and
+     CP1255 each Hebrew letter (a point may follow): at an error the
+     held letter comes first, and is not composed with a mark after the
+     error.  */
+  test_order ("CP1258", STR ("abc\x81"), "61 62 63 !81",
+              "a held letter comes out before the error");
+  test_order ("CP1258", STR ("A\x81\x81" "B"), "41 !81 !81 42",
+              "errors in a row, the letters in order");
+  test_order ("CP1255", STR ("\xfa\xfb"), "5EA !FB",
+              "a held letter at the end, before the error");
+  test_order ("CP1255", STR ("\xf9\xd1"), "FB2A",
+              "shin and shin dot compose");
+  test_order ("CP1255", STR ("\xf9\xfb\xd1"), "5E9 !FB 5C1",
+              "but not across an error");
+  /* ISO-2022-JP: after ESC $ B, invalid bytes, then more kanji, which
+     still decode as kanji; UTF-7 stays in base64 after an error.  */
+  test_order ("ISO-2022-JP", STR ("a\x1b$BF|\x80\x80K\\\x1b(Bb"),
+              "61 65E5 !80 !80 672C 62", "the shift state survives errors");
+  test_order ("UTF-7", STR ("+ZeV\x80nLA-"), "65E5 !80 672C",
+              "base64 survives an error");
+  /* glibc's ISO-2022-CN-EXT consumes a SO that no designation came
+     before, then blames the next byte: the error is where it says, or
+     the SO itself at the end of the input.  */
+  test_order ("ISO-2022-CN-EXT", STR ("a\x0e" "b"), "61 !62",
+              "the byte iconv(3) blames");
+  test_order ("ISO-2022-CN-EXT", STR ("a\x0e"), "61 !0E",
+              "the blamed byte at the end of the input");
 
   c = lookup ("KOI8-R");
   ok (strcmp (c->name, "KOI8-R") == 0 && (c->flags & CODEC_STATEFUL)

@@ -9,17 +9,21 @@
    iconv() call:
 
    - Decoding gives iconv() the shortest prefix of the input it can do
-     something with (1 byte, then 2, ... while it says EINVAL) and an
-     output room of exactly 4 bytes, so each call converts one character
-     or one shift sequence, or finds one error.  Feeding the shortest
-     prefix makes what each call consumes independent of where the
-     buffers were split: given more, iconv() would also swallow a shift
-     sequence after a character when the input ends there, but not when
-     another character follows.  Bytes consumed without output (shift
-     sequences) belong to the next value, which gets their offset.  A
-     character that becomes several values (some CJK encodings map one
-     code to a base letter plus a combining mark) is retried with more
-     room, and all its values get its offset.
+     something with (1 byte, then 2, ... while it says EINVAL), so each
+     call converts one character or one shift sequence, or finds one
+     error.  Feeding the shortest prefix makes what each call consumes
+     independent of where the buffers were split: given more, iconv()
+     would also swallow a shift sequence after a character when the
+     input ends there, but not when another character follows.  Bytes
+     consumed without output (shift sequences) belong to the next value,
+     which gets their offset.  The output has room for BRIDGE_MAX_VALUES
+     values (the pivot is made to have that much), since a character may
+     become several (some CJK encodings map one code to a base letter
+     plus a combining mark), and all its values get its offset.  Less
+     room is not only slower: glibc's SHIFT_JISX0213 and EUC-JISX0213,
+     given room for one value of such a pair, queue the second one and
+     then write it again at every later call that runs out of room, for
+     ever.
 
    - iconv() reports an illegal input sequence (EILSEQ) at its first
      byte without saying how long it is, so the unit of a decoding error
@@ -28,6 +32,31 @@
      byte.  An incomplete character (EINVAL) at the end of a buffer is
      kept in the decoder's carry until more input comes; at the end of
      input it is one truncated-sequence error of the bytes left.
+
+   - Some decoders hold a character back until they have seen the next
+     one, which may combine with it: glibc's CP1255, CP1258, TCVN,
+     BIG5-HKSCS, EUC-JISX0213 and SHIFT_JISX0213 hold a letter that a
+     following mark may compose with.  At an error, what the decoder has
+     read before it is written first, in input order (SPEC §10), so a
+     held character must come out before the error.  The only way
+     iconv(3) offers, iconv (cd, NULL, NULL, &out, &left), also returns
+     the decoder to its initial state, which would lose the shift state
+     of ISO-2022-JP or UTF-7 (or the byte order UTF-16 read from a BOM)
+     when a policy goes on after the error.  Those decoders hold no
+     character back.  So the bridge first asks a second iconv_t, the
+     probe, opened on the first error: it converts, from the initial
+     state, the bytes consumed since the start of the last call that
+     produced values (the "tail": the held character's bytes, and any
+     marks composed with it), and is flushed.  Only when that flush
+     gives values is the real decoder flushed too, and its values, the
+     ones it really held, are pushed before the error.  For the decoders
+     that hold characters this is exact, since they keep no state apart
+     from the held character; for the stateful ones the probe gives
+     nothing, and their state is left alone.  A decoder that would both
+     shift and hold (glibc's ISO-2022-JP-3 after ESC $ ( Q) may be told
+     wrong by the probe, which starts in the initial state; then its
+     held character comes out after the error's replacement, never
+     lost.
 
    - Encoding converts one value per call, so EILSEQ (or EINVAL) names
      exactly the value iconv() cannot encode, which is reported as
@@ -43,10 +72,17 @@
    there.
 
    With //TRANSLIT on the target (iconv_bridge_find's TRANSLIT), iconv
-   is opened with NAME//TRANSLIT.  utf8conv never calls setlocale, so
-   glibc transliterates with the C locale's rules, whatever the user's
-   locale, as iconv(1) does under LC_ALL=C: "EUR" for U+20AC, often '?'
-   for a character it has no rule for; what it still cannot encode is
+   is opened with NAME//TRANSLIT.  glibc transliterates with the rules
+   of the thread's LC_CTYPE locale, at each iconv() call.  utf8conv never
+   calls setlocale, and the C locale has few rules ("EUR" for U+20AC,
+   but "na?ve" for "naïve"), so the encoder makes glibc's C.UTF-8 locale
+   the thread's locale (uselocale) while it calls iconv(): the result is
+   the same whatever the user's locale, and C.UTF-8's rules strip
+   accents too ("naive", "ss" for U+00DF).  C.UTF-8 comes with glibc
+   2.35 and later and with Debian's libc-bin (/usr/lib/locale/C.utf8);
+   where it is missing, the C locale's rules apply, as before.  GNU
+   libiconv's rules do not depend on the locale.  '?' comes out for a
+   character there is no rule for; what iconv() still cannot encode is
    unencodable, for the -e policy.  For a built-in legacy target, the
    built-in codec encodes whatever it can, so that only the characters
    it cannot encode are transliterated (glibc's CP1252 lacks WHATWG's
@@ -58,6 +94,7 @@
 
 #include <errno.h>
 #include <iconv.h>
+#include <locale.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +129,8 @@ struct bridge
   char *name;                   /* As the user gave it, uppercased.  */
   char *to_name;                /* For iconv_open when encoding.  */
   struct codec const *exact;    /* Tried first when encoding, or NULL.  */
+  locale_t translit;            /* //TRANSLIT: the locale whose rules
+                                   iconv() follows, or (locale_t) 0.  */
   struct bridge *next;          /* All bridges, to find them again.  */
 };
 
@@ -110,15 +149,30 @@ struct handle
 {
   iconv_t cd;
   /* Decoding: the bytes consumed since the last value without giving
-     one (shift sequences).  They belong to the next value, whose offset
-     is theirs, wherever the buffers were split.  */
+     one (shift sequences, or a held character).  They belong to the
+     next value, whose offset is theirs, wherever the buffers were
+     split.  */
   int64_t prefix;
+  /* Decoding: the bytes consumed since the start of the last call that
+     gave values (the first BRIDGE_VIEW of them in TAIL), which is where
+     a held character comes from; and the probe that tells whether one
+     is held, opened on the first error (or (iconv_t) -1).  */
+  uint8_t tail[BRIDGE_VIEW];
+  int64_t tail_len;
+  iconv_t probe;
+  char const *fromcode;
+  /* Decoding: iconv() said EILSEQ after it had consumed BLAMED without
+     giving values, so the byte after them is illegal, where it says
+     (glibc's ISO-2022-CN and ISO-2022-CN-EXT say so of the character
+     after a SO that no designation came before).  */
+  bool blame_next;
+  uint8_t blamed[MAX_ERROR_BYTES];
+  unsigned int blamed_len;
 };
 
-static void *
-open_handle (char const *tocode, char const *fromcode)
+static iconv_t
+xiconv_open (char const *tocode, char const *fromcode)
 {
-  struct handle *h;
   iconv_t cd = iconv_open (tocode, fromcode);
   if (cd == (iconv_t) -1)
     {
@@ -127,9 +181,16 @@ open_handle (char const *tocode, char const *fromcode)
       error (EXIT_FAILURE + 1, errno, "iconv_open (\"%s\", \"%s\")",
              tocode, fromcode);
     }
-  h = xmalloc (sizeof *h);
-  h->cd = cd;
-  h->prefix = 0;
+  return cd;
+}
+
+static void *
+open_handle (char const *tocode, char const *fromcode)
+{
+  struct handle *h = xzalloc (sizeof *h);
+  h->cd = xiconv_open (tocode, fromcode);
+  h->probe = (iconv_t) -1;
+  h->fromcode = fromcode;
   return h;
 }
 
@@ -138,6 +199,8 @@ close_handle (void *impl)
 {
   struct handle *h = impl;
   iconv_close (h->cd);
+  if (h->probe != (iconv_t) -1)
+    iconv_close (h->probe);
   free (h);
 }
 
@@ -244,25 +307,104 @@ make_view (struct decoder const *d, uint8_t const *in, size_t i, size_t n,
   return true;
 }
 
-/* At the end of the input, iconv() may still hold a character back:
-   push it.  */
+/* Note that iconv() consumed S[0..USED) in one call, which gave values
+   when GAVE: the tail starts again with the bytes of such a call.  */
+static void
+note_consumed (struct handle *h, uint8_t const *s, size_t used, bool gave)
+{
+  if (gave)
+    h->tail_len = 0;
+  if (h->tail_len + (int64_t) used <= BRIDGE_VIEW)
+    memcpy (h->tail + h->tail_len, s, used);
+  h->tail_len += (int64_t) used;
+}
+
+/* Whether the decoder of H holds a character back, as far as the probe
+   can tell: whether, given the tail from its initial state, it has
+   something to flush.  */
+static bool
+holds_character (struct handle *h)
+{
+  uint8_t out[4 * BRIDGE_MAX_VALUES * BRIDGE_VIEW];
+  size_t used, left = sizeof out;
+  char *op = (char *) out;
+  int err;
+
+  if (h->tail_len == 0 || h->tail_len > BRIDGE_VIEW)
+    return false;
+  if (h->probe == (iconv_t) -1)
+    h->probe = xiconv_open ("UTF-32LE", h->fromcode);
+  else
+    iconv (h->probe, NULL, NULL, NULL, NULL);
+  convert (h->probe, h->tail, (size_t) h->tail_len, out, sizeof out, &used,
+           &err);
+  if (err != 0 || used != (size_t) h->tail_len)
+    return false;
+  iconv (h->probe, NULL, NULL, &op, &left);
+  return left < sizeof out;
+}
+
+/* The values a flush gives come from the bytes consumed without values
+   (the prefix), or else from the tail: their offset is END less that,
+   and this many bytes, as a pivot entry can say.  */
+static size_t
+held_bytes (struct handle const *h)
+{
+  int64_t len = h->prefix > 0 ? h->prefix : h->tail_len;
+  return len < UINT8_MAX ? (size_t) len : UINT8_MAX;
+}
+
+/* Push to P what the decoder D holds back, which comes from the bytes
+   just before the offset END, by flushing its iconv_t; give up at
+   ROOM values.  This also returns the iconv_t to its initial state.  */
 static void
 flush_decoder (struct decoder *d, struct handle *h, struct pivot *p,
-               size_t n)
+               int64_t end, size_t room)
 {
   uint8_t out[4 * BRIDGE_MAX_VALUES];
-  size_t r = p->cap - p->len;
   char *op = (char *) out;
-  size_t ol = 4 * (r < BRIDGE_MAX_VALUES ? r : BRIDGE_MAX_VALUES);
+  size_t ol = 4 * (room < BRIDGE_MAX_VALUES ? room : BRIDGE_MAX_VALUES);
   iconv (h->cd, NULL, NULL, &op, &ol);
   push_values (d, p, out, (size_t) ((uint8_t *) op - out),
-               (int64_t) n - h->prefix, (size_t) h->prefix);
+               end - (int64_t) held_bytes (h), held_bytes (h));
   h->prefix = 0;
+  h->tail_len = 0;
+}
+
+/* Before an error at offset REL, push to P the character that the
+   decoder D holds back, if it holds one (see the comment at the top).
+   Returns false when P has no room for it yet.  */
+static bool
+release_held (struct decoder *d, struct handle *h, struct pivot *p,
+              int64_t rel)
+{
+  size_t room = p->cap - p->len;
+  if (!holds_character (h))
+    return true;
+  if (room < BRIDGE_MAX_VALUES && p->len > 0)
+    return false;
+  flush_decoder (d, h, p, rel, room);
+  return true;
 }
 
 /* iconv() did nothing with the K bytes of V and said ERR (END: no input
    follows).  Keep an incomplete character in the carry of D and return
-   0, or record the error and return its length.  */
+   true, or return false: it is an error.  */
+static bool
+keep_incomplete (struct decoder *d, struct view const *v, size_t k, int err,
+                 bool end)
+{
+  if (err == EINVAL && !end && v->whole && k <= MAX_ERROR_BYTES)
+    {
+      memcpy (d->carry, v->s, k);
+      d->carry_len = (unsigned int) k;
+      return true;
+    }
+  return false;
+}
+
+/* Record the error that iconv() said ERR about at the K bytes of V (END:
+   no input follows), and return its length.  */
 static size_t
 bridge_failure (struct decoder *d, struct handle *h, struct view const *v,
                 size_t k, int err, bool end)
@@ -270,17 +412,7 @@ bridge_failure (struct decoder *d, struct handle *h, struct view const *v,
   unsigned int elen = 1;
   enum err_kind kind = ERR_INVALID_BYTE;
 
-  if (err == EINVAL && !end)
-    {
-      /* An incomplete character: keep it for the next buffer.  */
-      if (v->whole && k <= MAX_ERROR_BYTES)
-        {
-          memcpy (d->carry, v->s, k);
-          d->carry_len = (unsigned int) k;
-          return 0;
-        }
-    }
-  else if (err == EINVAL)
+  if (err == EINVAL && end)
     {
       elen = k < MAX_ERROR_BYTES ? (unsigned int) k : MAX_ERROR_BYTES;
       kind = ERR_TRUNCATED;
@@ -289,7 +421,50 @@ bridge_failure (struct decoder *d, struct handle *h, struct view const *v,
      error is one byte.  */
   step_error (d, v->s, elen, kind, v->rel);
   h->prefix = 0;
+  h->tail_len = 0;
+  h->blame_next = false;
   return elen;
+}
+
+/* The end of the input, all of it used, at offset N: push what iconv()
+   still holds back; or, when iconv() blamed the byte after the last
+   ones, which does not exist, record the error of those instead.  */
+static enum decode_status
+finish_input (struct decoder *d, struct handle *h, struct pivot *p,
+              size_t n)
+{
+  size_t room = p->cap - p->len;
+  if (room < BRIDGE_MAX_VALUES && p->len > 0)
+    return DECODE_OUTPUT_FULL;
+  if (h->blame_next)
+    {
+      int64_t rel = (int64_t) n - h->blamed_len;
+      if (!release_held (d, h, p, rel))
+        return DECODE_OUTPUT_FULL;
+      step_error (d, h->blamed, h->blamed_len, ERR_INVALID_BYTE, rel);
+      h->blame_next = false;
+      h->prefix = 0;
+      return DECODE_MALFORMED;
+    }
+  flush_decoder (d, h, p, (int64_t) n, room);
+  return DECODE_INPUT_EMPTY;
+}
+
+/* One call of bridge_decode's loop: let iconv() convert the shortest
+   prefix of V that it does something with, into OUT, which has room
+   for ROOM values.  Sets *USED, *K (the prefix's length) and *ERR, and
+   returns the output bytes.  */
+static size_t
+convert_one (struct handle *h, struct view const *v, size_t room,
+             uint8_t *out, size_t *used, size_t *k, int *err)
+{
+  size_t bytes;
+  for (*k = 1;; ++*k)
+    {
+      bytes = convert (h->cd, v->s, *k, out, 4 * room, used, err);
+      if (!(bytes == 0 && *used == 0 && *err == EINVAL && *k < v->len))
+        return bytes;
+    }
 }
 
 static enum decode_status
@@ -297,7 +472,6 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
                bool last, struct pivot *p)
 {
   struct handle *h = d->impl;
-  iconv_t cd = h->cd;
   size_t n = *inlen, i = 0;
   enum decode_status status = DECODE_INPUT_EMPTY;
   struct view v;
@@ -305,51 +479,41 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
   while (make_view (d, in, i, n, &v))
     {
       uint8_t out[4 * BRIDGE_MAX_VALUES];
-      size_t used, bytes, room, k;
+      size_t used, bytes, k;
       unsigned int cl = d->carry_len;
       int err;
+      size_t room = p->cap - p->len;
 
-      if (p->len == p->cap)
+      if (room > BRIDGE_MAX_VALUES)
+        room = BRIDGE_MAX_VALUES;
+      if (room < BRIDGE_MAX_VALUES && p->len > 0)
         {
           status = DECODE_OUTPUT_FULL;
           break;
         }
-      /* The shortest prefix of the view that iconv() does something
-         with: a character, a shift sequence, or an error.  */
-      for (k = 1;; k++)
+      if (h->blame_next)
         {
-          bytes = convert (cd, v.s, k, out, 4, &used, &err);
-          if (!(bytes == 0 && used == 0 && err == EINVAL && k < v.len))
-            break;
+          /* The byte iconv() said was illegal: no need to ask again.  */
+          bytes = used = 0;
+          k = 1;
+          err = EILSEQ;
         }
-      if (bytes == 0 && used > 0)
-        /* A shift sequence, or the like: consume it, and let the next
-           round deal with what follows.  */
-        h->prefix += (int64_t) used;
-      else if (bytes == 0 && err == E2BIG)
+      else
+        bytes = convert_one (h, &v, room, out, &used, &k, &err);
+      if (bytes == 0 && used == 0)
         {
-          /* One character, several values.  */
-          room = p->cap - p->len;
-          if (room > BRIDGE_MAX_VALUES)
-            room = BRIDGE_MAX_VALUES;
-          if (room > 1)
-            bytes = convert (cd, v.s, k, out, 4 * room, &used, &err);
-          if (bytes == 0 && err == E2BIG && p->len > 0)
+          bool end = last && v.whole;
+          if (keep_incomplete (d, &v, k, err, end))
+            {
+              i = n;
+              break;
+            }
+          if (!release_held (d, h, p, v.rel))
             {
               status = DECODE_OUTPUT_FULL;
               break;
             }
-        }
-
-      if (bytes == 0 && used == 0)
-        {
-          used = bridge_failure (d, h, &v, k, err, last && v.whole);
-          if (used == 0)
-            {
-              /* Kept in the carry.  */
-              i = n;
-              break;
-            }
+          used = bridge_failure (d, h, &v, k, err, end);
           status = DECODE_MALFORMED;
         }
       else if (bytes > 0)
@@ -357,6 +521,22 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
           push_values (d, p, out, bytes, v.rel - h->prefix,
                        used + (size_t) h->prefix);
           h->prefix = 0;
+          note_consumed (h, v.s, used, true);
+        }
+      else
+        {
+          /* A shift sequence, a held character, or the like: consume
+             it, and let the next round deal with what follows.  */
+          h->prefix += (int64_t) used;
+          note_consumed (h, v.s, used, false);
+          if (err == EILSEQ)
+            {
+              h->blame_next = true;
+              h->blamed_len = (used < MAX_ERROR_BYTES
+                               ? (unsigned int) used : MAX_ERROR_BYTES);
+              memcpy (h->blamed, v.s + used - h->blamed_len,
+                      h->blamed_len);
+            }
         }
 
       /* Consume USED bytes: the carry first, then the buffer.  */
@@ -373,9 +553,8 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
       if (status == DECODE_MALFORMED)
         break;
     }
-  /* All input used: at its end, iconv() may still hold a character.  */
   if (status == DECODE_INPUT_EMPTY && last && i == n && d->carry_len == 0)
-    flush_decoder (d, h, p, n);
+    status = finish_input (d, h, p, n);
   *inlen = i;
   return status;
 }
@@ -388,6 +567,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
   iconv_t cd = ((struct handle *) e->impl)->cd;
   size_t i, count = *n, o = *outlen;
   enum encode_status status = ENCODE_INPUT_EMPTY;
+  /* //TRANSLIT: C.UTF-8's rules while this call lasts.  */
+  locale_t user = b->translit ? uselocale (b->translit) : (locale_t) 0;
 
   for (i = 0; i < count; i++)
     {
@@ -433,6 +614,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           break;
         }
     }
+  if (b->translit)
+    uselocale (user);
   *n = i;
   *outlen = o;
   return status;
@@ -446,6 +629,24 @@ bridge_flush (struct encoder *e, uint8_t *out)
   size_t ol = MAX_ERROR_BYTES;
   iconv (cd, NULL, NULL, &op, &ol);
   return MAX_ERROR_BYTES - ol;
+}
+
+/* The locale whose transliteration rules //TRANSLIT follows: glibc's
+   C.UTF-8 (LC_CTYPE only), made once; (locale_t) 0 when the machine
+   lacks it.  */
+static locale_t
+translit_locale (void)
+{
+  static locale_t loc;
+  static bool tried;
+  if (!tried)
+    {
+      tried = true;
+      loc = newlocale (LC_CTYPE_MASK, "C.UTF-8", (locale_t) 0);
+      if (!loc)
+        loc = newlocale (LC_CTYPE_MASK, "C.utf8", (locale_t) 0);
+    }
+  return loc;
 }
 
 /* Whether iconv(3) converts between TOCODE and FROMCODE.  */
@@ -518,6 +719,7 @@ iconv_bridge_find (char const *name, bool translit,
   b->name = upper;
   b->to_name = to_name;
   b->exact = exact;
+  b->translit = translit ? translit_locale () : (locale_t) 0;
   b->sc.codec.name = upper;
   b->sc.codec.aliases = no_aliases;
   b->sc.codec.decode = bridge_decode;
