@@ -1,11 +1,9 @@
 /* The line-break kernel of every set: CR LF pairs to LF (--eol=lf on
    DOS text, see src/core/eol.h).
 
-   The vector versions look at a block and the block one byte further
-   on: a CR whose next byte is an LF is dropped by storing the block
-   whole and moving the output on by the bytes before the CR only, and
-   the next block starts at the LF.  Text without CR is stored a block
-   at a time.  */
+   The vector versions look at a block and at the block one byte
+   further on, whose LFs tell which CRs begin a pair.  Text without CR
+   is stored a block at a time.  */
 
 #include <config.h>
 
@@ -38,52 +36,44 @@ scalar_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
 
 #if defined __x86_64__ || defined __i386__
 
-/* The loop of both vector versions: VEC, LOAD, STORE, SPLAT and the
-   byte mask MASK_EQ (the bits of the bytes of two vectors that are
-   equal) for vectors of WIDTH bytes.  */
-#define DROP_CRLF_LOOP(WIDTH, VEC, LOAD, STORE, SPLAT, MASK_EQ)              \
-  size_t r = 0, w = 0;                                                    \
-  VEC cr = SPLAT ('\r'), lf = SPLAT ('\n');                               \
-  while (r + WIDTH + 1 <= n)                                              \
-    {                                                                     \
-      VEC v = LOAD (s + r);                                               \
-      unsigned int crs = MASK_EQ (v, cr), i;                              \
-      STORE (out + w, v);                                                 \
-      if (crs == 0)                                                       \
-        {                                                                 \
-          r += WIDTH;                                                     \
-          w += WIDTH;                                                     \
-          continue;                                                       \
-        }                                                                 \
-      i = (unsigned int) __builtin_ctz (crs);                             \
-      w += i;                                                             \
-      r += i;                                                             \
-      /* A lone CR: for the caller.  */                                   \
-      if (!(MASK_EQ (LOAD (s + r - i + 1), lf) >> i & 1))                 \
-        {                                                                 \
-          *written = w;                                                   \
-          return r;                                                       \
-        }                                                                 \
-      r++;                                                                \
-    }                                                                     \
-  {                                                                       \
-    size_t tail;                                                          \
-    r += scalar_drop_crlf (s + r, n - r, out + w, &tail);                 \
-    *written = w + tail;                                                  \
-    return r;                                                             \
-  }
-
-#define SSE2_LOAD(p) _mm_loadu_si128 ((__m128i const *) (p))
-#define SSE2_STORE(p, v) _mm_storeu_si128 ((__m128i *) (p), v)
-#define SSE2_SPLAT(c) _mm_set1_epi8 (c)
-#define SSE2_MASK_EQ(a, b) \
-  ((unsigned int) _mm_movemask_epi8 (_mm_cmpeq_epi8 (a, b)))
-
+/* SSE2: a block of 16 bytes without CR is stored whole; at a CR, the
+   block is stored, the output moves on by the bytes before the CR only,
+   and the next block starts after it (at the LF of the pair).  */
 SSE2 size_t
 sse2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
 {
-  DROP_CRLF_LOOP (16, __m128i, SSE2_LOAD, SSE2_STORE, SSE2_SPLAT,
-                  SSE2_MASK_EQ)
+  size_t r = 0, w = 0, tail;
+  __m128i cr = _mm_set1_epi8 ('\r'), lf = _mm_set1_epi8 ('\n');
+  while (r + 17 <= n)
+    {
+      __m128i v = _mm_loadu_si128 ((__m128i const *) (s + r));
+      __m128i nx = _mm_loadu_si128 ((__m128i const *) (s + r + 1));
+      unsigned int crs
+        = (unsigned int) _mm_movemask_epi8 (_mm_cmpeq_epi8 (v, cr));
+      unsigned int lfs
+        = (unsigned int) _mm_movemask_epi8 (_mm_cmpeq_epi8 (nx, lf));
+      unsigned int i;
+      _mm_storeu_si128 ((__m128i *) (out + w), v);
+      if (crs == 0)
+        {
+          r += 16;
+          w += 16;
+          continue;
+        }
+      i = (unsigned int) __builtin_ctz (crs);
+      w += i;
+      r += i;
+      /* A lone CR: for the caller.  */
+      if (!(lfs >> i & 1))
+        {
+          *written = w;
+          return r;
+        }
+      r++;
+    }
+  r += scalar_drop_crlf (s + r, n - r, out + w, &tail);
+  *written = w + tail;
+  return r;
 }
 
 /* AVX2: a block of 32 bytes with at most two pairs in each half (an
