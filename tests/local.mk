@@ -156,6 +156,7 @@ EXTRA_DIST += \
 	tests/test_helper.bash \
 	tests/cli/eol-cases.py \
 	tests/golden \
+	tests/detect/samples \
 	tests/README \
 	tests/valgrind-wrapper \
 	tests/valgrind.supp \
