@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Extract the training text of -f auto's code-page detector to DIR.
+
+Usage: tools/detect-training-text.py DIR
+
+Writes DIR/LANG.txt (UTF-8, one line of text per line) for each language
+of the model, from two sources that Debian ships, and nothing else:
+
+1. The translated manual pages of Debian's manpages-LANG packages (only
+   the files those packages own, as `dpkg -L` lists them): de, fr, es,
+   cs, pl, hu, ru, uk, tr, el, ja, and zh (zh_CN and zh_TW).  The roff
+   markup is stripped; what remains is running text.
+2. The gettext catalogues (.mo files under /usr/share/locale) of these
+   GUI and library packages only: Linux-PAM, PackageKit, at-spi2-core,
+   gdk-pixbuf, shared-mime-info, xdg-user-dirs, software-properties
+   and iso-codes (iso_639*, iso_3166*).  They give the languages that
+   have no translated manual pages (he, ar, lt, lv, et, ko) their text,
+   and the others some more.
+
+The detection benchmark (bench/ of the project) takes its text from the
+catalogues of command-line and toolkit packages (coreutils, tar, grep,
+sed, bash, findutils, diffutils, dpkg, apt, gettext, wget, gnupg2, libc,
+util-linux, glib20, gtk20, gtk30): none of them is read here, and any
+string that also occurs in those catalogues of the same language is
+dropped, so that the model never sees the benchmark's text.
+
+The output is not committed; tools/gen-detect-model.py reads it.
+"""
+
+import glob
+import gzip
+import os
+import re
+import struct
+import subprocess
+import sys
+
+LOCALE_DIR = '/usr/share/locale'
+
+# Language of the model -> (manpages package or None, locale directories
+# of its manual pages, locale directory of its catalogues).
+LANGS = {
+    'de': ('manpages-de', ('de',), 'de'),
+    'fr': ('manpages-fr', ('fr',), 'fr'),
+    'es': ('manpages-es', ('es',), 'es'),
+    'cs': ('manpages-cs', ('cs',), 'cs'),
+    'pl': ('manpages-pl', ('pl',), 'pl'),
+    'hu': ('manpages-hu', ('hu',), 'hu'),
+    'ru': ('manpages-ru', ('ru',), 'ru'),
+    'uk': ('manpages-uk', ('uk',), 'uk'),
+    'tr': ('manpages-tr', ('tr',), 'tr'),
+    'el': ('manpages-el', ('el',), 'el'),
+    'he': (None, (), 'he'),
+    'ar': (None, (), 'ar'),
+    'lt': (None, (), 'lt'),
+    'lv': (None, (), 'lv'),
+    'et': (None, (), 'et'),
+    'ja': ('manpages-ja', ('ja',), 'ja'),
+    'zh_CN': ('manpages-zh', ('zh_CN',), 'zh_CN'),
+    'zh_TW': ('manpages-zh', ('zh_TW',), 'zh_TW'),
+    'ko': (None, (), 'ko'),
+}
+
+TRAIN_DOMAINS = re.compile(
+    r'^(Linux-PAM|PackageKit|at-spi2-core|gdk-pixbuf|shared-mime-info|'
+    r'xdg-user-dirs|software-properties|iso_639.*|iso_3166.*)\.mo$')
+
+BENCH_DOMAINS = (
+    'coreutils', 'tar', 'grep', 'sed', 'bash', 'findutils', 'diffutils',
+    'dpkg', 'apt', 'gettext-runtime', 'gettext-tools', 'wget', 'gnupg2',
+    'libc', 'util-linux', 'glib20', 'gtk30', 'gtk20',
+)
+
+
+def read_mo(path):
+    """The translated strings of a .mo file (plural forms split)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if len(data) < 28:
+        return []
+    magic = struct.unpack('<I', data[:4])[0]
+    end = {0x950412de: '<', 0xde120495: '>'}.get(magic)
+    if end is None:
+        return []
+    n, orig, trans = struct.unpack(end + '3I', data[8:20])
+    charset, out = 'utf-8', []
+    for i in range(n):
+        ol, oo = struct.unpack(end + '2I', data[orig + 8 * i:orig + 8 * i + 8])
+        tl, to = struct.unpack(end + '2I',
+                               data[trans + 8 * i:trans + 8 * i + 8])
+        msgstr = data[to:to + tl]
+        if ol == 0:
+            m = re.search(rb'charset=([-\w.:]+)', msgstr)
+            if m:
+                charset = m.group(1).decode('ascii')
+            continue
+        out.append(msgstr)
+    text = []
+    for s in out:
+        try:
+            text.extend(s.decode(charset).split('\0'))
+        except (UnicodeDecodeError, LookupError):
+            pass
+    return [t for t in text if t.strip()]
+
+
+def bench_strings(locale):
+    seen = set()
+    for dom in BENCH_DOMAINS:
+        path = os.path.join(LOCALE_DIR, locale, 'LC_MESSAGES', dom + '.mo')
+        if os.path.exists(path):
+            seen.update(s.strip() for s in read_mo(path))
+    return seen
+
+
+ROFF_ESCAPES = re.compile(
+    r'\\f(\[[^]]*\]|\(..|.)|\\s[-+]?\d+|\\\*(\[[^]]*\]|\(..|.)|'
+    r'\\\(..|\\\[[^]]*\]|\\[&|^:/,%e~ 0-]|\\".*$')
+
+
+def roff_text(raw):
+    """Running text of a roff page: macro lines and escapes removed."""
+    lines = []
+    for line in raw.splitlines():
+        if line.startswith(('.', "'")):
+            # Keep the words of headings and of font macros.
+            m = re.match(r"[.'](SH|SS|B|I|BR|IR|RB|RI|BI|IB|TP|IP)\s+(.*)",
+                         line)
+            if not m:
+                continue
+            line = m.group(2).replace('"', '')
+        line = ROFF_ESCAPES.sub('', line)
+        if line.strip():
+            lines.append(line)
+    return lines
+
+
+def man_pages(package, dirs):
+    out = subprocess.run(['dpkg', '-L', package], capture_output=True,
+                         text=True, check=False).stdout.split('\n')
+    for path in sorted(out):
+        if not path.endswith('.gz') or not os.path.isfile(path):
+            continue
+        if not any('/usr/share/man/%s/' % d in path for d in dirs):
+            continue
+        with gzip.open(path, 'rb') as f:
+            raw = f.read()
+        try:
+            yield from roff_text(raw.decode('utf-8'))
+        except UnicodeDecodeError:
+            continue
+
+
+def catalogue_text(locale):
+    base = os.path.join(LOCALE_DIR, locale, 'LC_MESSAGES')
+    for path in sorted(glob.glob(os.path.join(base, '*.mo'))):
+        if TRAIN_DOMAINS.match(os.path.basename(path)):
+            yield from read_mo(path)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit('usage: detect-training-text.py DIR')
+    outdir = sys.argv[1]
+    os.makedirs(outdir, exist_ok=True)
+    for lang, (package, dirs, locale) in LANGS.items():
+        banned = bench_strings(locale)
+        lines = []
+        if package:
+            lines.extend(man_pages(package, dirs))
+        lines.extend(catalogue_text(locale))
+        kept = [l.replace('\n', ' ') for l in lines
+                if l.strip() not in banned]
+        with open(os.path.join(outdir, lang + '.txt'), 'w',
+                  encoding='utf-8') as f:
+            for l in kept:
+                f.write(l + '\n')
+        print('%s: %d lines, %d dropped' % (lang, len(kept),
+                                              len(lines) - len(kept)))
+
+
+if __name__ == '__main__':
+    main()
