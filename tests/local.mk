@@ -113,6 +113,7 @@ CLI_TESTS = \
 	tests/cli/inplace.bats \
 	tests/cli/check.bats \
 	tests/cli/auto.bats \
+	tests/cli/detect.bats \
 	tests/cli/report.bats \
 	tests/cli/progress.bats \
 	tests/cli/manpage.bats \
@@ -155,6 +156,7 @@ EXTRA_DIST += \
 	$(CLI_TESTS) \
 	tests/test_helper.bash \
 	tests/cli/eol-cases.py \
+	tests/detect/samples \
 	tests/golden \
 	tests/detect/samples \
 	tests/README \

@@ -1,157 +1,183 @@
 #!/usr/bin/env python3
-"""tools/detect-training-text.py: write UTF-8 training text for the code-page
-detector (issue 13), one file per language, from sources the detection
-benchmark (bench/detect) never reads:
+"""Extract the training text of -f auto's code-page detector to DIR.
 
-  - the gettext catalogues of every package NOT in bench/catalog.py's
-    BENCH_DOMAINS, less every string that also occurs in the benchmark's
-    text of the same language (gnulib's messages, for example, are
-    translated once and shipped by many packages);
-  - the translated manual pages under /usr/share/man/LANG/ (Debian
-    packages manpages-LANG; another genre), with the roff markup removed.
+Usage: tools/detect-training-text.py DIR
 
-Usage: tools/detect-training-text.py OUTDIR [--langs cs,ru,...]
-       [--max-bytes N]
+Writes DIR/LANG.txt (UTF-8, one line of text per line) for each language
+of the model, from two sources that Debian ships, and nothing else:
 
-Writes OUTDIR/LANG.txt (UTF-8, one string or text line a line) and
-OUTDIR/SOURCES (what each file was made from).  The output is not
-committed.  The same installed packages give the same bytes."""
+1. The translated manual pages of Debian's manpages-LANG packages (only
+   the files those packages own, as `dpkg -L` lists them): de, fr, es,
+   cs, pl, hu, ru, uk, tr, el, ja, and zh (zh_CN and zh_TW).  The roff
+   markup is stripped; what remains is running text.
+2. The gettext catalogues (.mo files under /usr/share/locale) of these
+   GUI and library packages only: Linux-PAM, PackageKit, at-spi2-core,
+   gdk-pixbuf, shared-mime-info, xdg-user-dirs, software-properties
+   and iso-codes (iso_639*, iso_3166*).  They give the languages that
+   have no translated manual pages (he, ar, lt, lv, et, ko) their text,
+   and the others some more.
 
-import argparse
+The detection benchmark (bench/ of the project) takes its text from the
+catalogues of command-line and toolkit packages (coreutils, tar, grep,
+sed, bash, findutils, diffutils, dpkg, apt, gettext, wget, gnupg2, libc,
+util-linux, glib20, gtk20, gtk30): none of them is read here, and any
+string that also occurs in those catalogues of the same language is
+dropped, so that the model never sees the benchmark's text.
+
+The output is not committed; tools/gen-detect-model.py reads it.
+"""
+
 import glob
 import gzip
 import os
 import re
+import struct
+import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.realpath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), 'bench'))
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-import catalog  # noqa: E402
+LOCALE_DIR = '/usr/share/locale'
 
-MAN_DIR = '/usr/share/man'
+# Language of the model -> (manpages package or None, locale directories
+# of its manual pages, locale directory of its catalogues).
+LANGS = {
+    'de': ('manpages-de', ('de',), 'de'),
+    'fr': ('manpages-fr', ('fr',), 'fr'),
+    'es': ('manpages-es', ('es',), 'es'),
+    'cs': ('manpages-cs', ('cs',), 'cs'),
+    'pl': ('manpages-pl', ('pl',), 'pl'),
+    'hu': ('manpages-hu', ('hu',), 'hu'),
+    'ru': ('manpages-ru', ('ru',), 'ru'),
+    'uk': ('manpages-uk', ('uk',), 'uk'),
+    'tr': ('manpages-tr', ('tr',), 'tr'),
+    'el': ('manpages-el', ('el',), 'el'),
+    'he': (None, (), 'he'),
+    'ar': (None, (), 'ar'),
+    'lt': (None, (), 'lt'),
+    'lv': (None, (), 'lv'),
+    'et': (None, (), 'et'),
+    'ja': ('manpages-ja', ('ja',), 'ja'),
+    'zh_CN': ('manpages-zh', ('zh_CN',), 'zh_CN'),
+    'zh_TW': ('manpages-zh', ('zh_TW',), 'zh_TW'),
+    'ko': (None, (), 'ko'),
+}
 
-# roff macros whose arguments are running text.
-TEXT_MACROS = {'SH', 'SS', 'B', 'I', 'BR', 'BI', 'IB', 'IR', 'RB', 'RI', 'SM',
-               'SB', 'IP', 'TP', 'UR', 'MT', 'Nm', 'Nd', 'Sh', 'Ss'}
-ESCAPES = re.compile(r'\\(?:f(?:\[[^]]*\]|\(..|.)|s[-+]?\d+|\(..|\*(?:\(..|\[[^]]*\]|.)'
-                     r'|\[[^]]*\]|[-&e|^:%/,!c]|.)')
+TRAIN_DOMAINS = re.compile(
+    r'^(Linux-PAM|PackageKit|at-spi2-core|gdk-pixbuf|shared-mime-info|'
+    r'xdg-user-dirs|software-properties|iso_639.*|iso_3166.*)\.mo$')
+
+BENCH_DOMAINS = (
+    'coreutils', 'tar', 'grep', 'sed', 'bash', 'findutils', 'diffutils',
+    'dpkg', 'apt', 'gettext-runtime', 'gettext-tools', 'wget', 'gnupg2',
+    'libc', 'util-linux', 'glib20', 'gtk30', 'gtk20',
+)
 
 
-def roff_text(src):
-    """The running text of a manual page's roff source."""
-    out = []
-    for line in src.splitlines():
-        if line.startswith(('.\\"', '\'\\"', '\\"')):
+def read_mo(path):
+    """The translated strings of a .mo file (plural forms split)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if len(data) < 28:
+        return []
+    magic = struct.unpack('<I', data[:4])[0]
+    end = {0x950412de: '<', 0xde120495: '>'}.get(magic)
+    if end is None:
+        return []
+    n, orig, trans = struct.unpack(end + '3I', data[8:20])
+    charset, out = 'utf-8', []
+    for i in range(n):
+        ol, oo = struct.unpack(end + '2I', data[orig + 8 * i:orig + 8 * i + 8])
+        tl, to = struct.unpack(end + '2I',
+                               data[trans + 8 * i:trans + 8 * i + 8])
+        msgstr = data[to:to + tl]
+        if ol == 0:
+            m = re.search(rb'charset=([-\w.:]+)', msgstr)
+            if m:
+                charset = m.group(1).decode('ascii')
             continue
+        out.append(msgstr)
+    text = []
+    for s in out:
+        try:
+            text.extend(s.decode(charset).split('\0'))
+        except (UnicodeDecodeError, LookupError):
+            pass
+    return [t for t in text if t.strip()]
+
+
+def bench_strings(locale):
+    seen = set()
+    for dom in BENCH_DOMAINS:
+        path = os.path.join(LOCALE_DIR, locale, 'LC_MESSAGES', dom + '.mo')
+        if os.path.exists(path):
+            seen.update(s.strip() for s in read_mo(path))
+    return seen
+
+
+ROFF_ESCAPES = re.compile(
+    r'\\f(\[[^]]*\]|\(..|.)|\\s[-+]?\d+|\\\*(\[[^]]*\]|\(..|.)|'
+    r'\\\(..|\\\[[^]]*\]|\\[&|^:/,%e~ 0-]|\\".*$')
+
+
+def roff_text(raw):
+    """Running text of a roff page: macro lines and escapes removed."""
+    lines = []
+    for line in raw.splitlines():
         if line.startswith(('.', "'")):
-            parts = line[1:].split(None, 1)
-            if not parts or parts[0] not in TEXT_MACROS or len(parts) < 2:
+            # Keep the words of headings and of font macros.
+            m = re.match(r"[.'](SH|SS|B|I|BR|IR|RB|RI|BI|IB|TP|IP)\s+(.*)",
+                         line)
+            if not m:
                 continue
-            line = parts[1].replace('"', '')
-        line = ESCAPES.sub(lambda m: '-' if m.group(0) == '\\-' else
-                           ('\\' if m.group(0) == '\\e' else ''), line)
-        line = line.strip()
-        if line:
-            out.append(line)
-    return out
+            line = m.group(2).replace('"', '')
+        line = ROFF_ESCAPES.sub('', line)
+        if line.strip():
+            lines.append(line)
+    return lines
 
 
-def man_pages(lang):
-    """The paths of the manual pages in lang's directories, sorted."""
-    dirs, _ = catalog.LANGS[lang]
-    paths = []
-    for d in dirs:
-        paths += glob.glob(os.path.join(MAN_DIR, d, 'man*', '*'))
-    return sorted(p for p in paths if os.path.isfile(p) and not os.path.islink(p))
+def man_pages(package, dirs):
+    out = subprocess.run(['dpkg', '-L', package], capture_output=True,
+                         text=True, check=False).stdout.split('\n')
+    for path in sorted(out):
+        if not path.endswith('.gz') or not os.path.isfile(path):
+            continue
+        if not any('/usr/share/man/%s/' % d in path for d in dirs):
+            continue
+        with gzip.open(path, 'rb') as f:
+            raw = f.read()
+        try:
+            yield from roff_text(raw.decode('utf-8'))
+        except UnicodeDecodeError:
+            continue
 
 
-def read_man(path):
-    opener = gzip.open if path.endswith('.gz') else open
-    try:
-        with opener(path, 'rb') as f:
-            data = f.read()
-        return data.decode('utf-8')
-    except (OSError, UnicodeDecodeError, EOFError):
-        return None
+def catalogue_text(locale):
+    base = os.path.join(LOCALE_DIR, locale, 'LC_MESSAGES')
+    for path in sorted(glob.glob(os.path.join(base, '*.mo'))):
+        if TRAIN_DOMAINS.match(os.path.basename(path)):
+            yield from read_mo(path)
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('outdir')
-    ap.add_argument('--langs', default=None,
-                    help='comma-separated languages (default all: %s)'
-                    % ','.join(catalog.LANGS))
-    ap.add_argument('--max-bytes', type=int, default=8 << 20,
-                    help='at most this much text per language, catalogues '
-                         'first (default 8 MiB)')
-    a = ap.parse_args()
-    langs = a.langs.split(',') if a.langs else list(catalog.LANGS)
-    for lang in langs:
-        if lang not in catalog.LANGS:
-            print('detect-training-text: unknown language %r' % lang, file=sys.stderr)
-            return 2
-    os.makedirs(a.outdir, exist_ok=True)
-    sources = []
-    for lang in langs:
-        bench = set(catalog.bench_strings(lang))
-        bench_lines = {s.strip() for s in bench}
-        seen, out, size = set(), [], 0
-        used, dropped = [], 0
-        cats = catalog.catalogues(lang)
-        for dom in sorted(cats):
-            if dom in catalog.BENCH_DOMAINS:
-                continue
-            strs = catalog.strings(cats[dom])
-            if catalog.visual_order(strs):
-                continue
-            n0 = len(out)
-            for s in strs:
-                if s in bench or s.strip() in bench_lines:
-                    dropped += 1
-                    continue
-                if s in seen:
-                    continue
-                b = len(s.encode('utf-8')) + 1
-                if size + b > a.max_bytes:
-                    break
-                seen.add(s)
-                out.append(s)
-                size += b
-            if len(out) > n0:
-                used.append('%s (%d)' % (dom, len(out) - n0))
-        cat_bytes = size
-        npages = 0
-        for p in man_pages(lang):
-            if size >= a.max_bytes:
-                break
-            src = read_man(p)
-            if src is None:
-                continue
-            lines = [x for x in roff_text(src) if x.strip() not in bench_lines]
-            b = sum(len(x.encode('utf-8')) + 1 for x in lines)
-            if not lines or size + b > a.max_bytes:
-                continue
-            out.extend(lines)
-            size += b
-            npages += 1
-        with open(os.path.join(a.outdir, lang + '.txt'), 'w', encoding='utf-8') as f:
-            for s in out:
-                f.write(s + '\n')
-        sources.append('%s: %d bytes; catalogues %d bytes from %s; %d strings '
-                       'left out because the benchmark has them; manual pages '
-                       '%d bytes from %d pages under %s'
-                       % (lang, size, cat_bytes, ', '.join(used) or 'none', dropped,
-                          size - cat_bytes, npages,
-                          ', '.join(os.path.join(MAN_DIR, d) for d in catalog.LANGS[lang][0])))
-        print(sources[-1].split(';')[0], file=sys.stderr)
-    with open(os.path.join(a.outdir, 'SOURCES'), 'w', encoding='utf-8') as f:
-        f.write('Training text written by tools/detect-training-text.py.\n'
-                'Benchmark domains (never used here): %s\n\n'
-                % ' '.join(catalog.BENCH_DOMAINS))
-        f.write('\n'.join(sources) + '\n')
-    return 0
+    if len(sys.argv) != 2:
+        sys.exit('usage: detect-training-text.py DIR')
+    outdir = sys.argv[1]
+    os.makedirs(outdir, exist_ok=True)
+    for lang, (package, dirs, locale) in LANGS.items():
+        banned = bench_strings(locale)
+        lines = []
+        if package:
+            lines.extend(man_pages(package, dirs))
+        lines.extend(catalogue_text(locale))
+        kept = [l.replace('\n', ' ') for l in lines
+                if l.strip() not in banned]
+        with open(os.path.join(outdir, lang + '.txt'), 'w',
+                  encoding='utf-8') as f:
+            for l in kept:
+                f.write(l + '\n')
+        print('%s: %d lines, %d dropped' % (lang, len(kept),
+                                              len(lines) - len(kept)))
 
 
 if __name__ == '__main__':
-    sys.exit(main())
+    main()

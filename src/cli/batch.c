@@ -295,6 +295,27 @@ remember (struct batch *b, dev_t dev, ino_t ino, char const *name)
 
 /* --- The modes --------------------------------------------------------- */
 
+/* --detect: print what -f auto found in the file NAME, with the
+   statistics S: the UTF form it read, or for text that is not
+   well-formed UTF-8, the legacy code page.  */
+static void
+print_detection (char const *name, struct file_stats const *s)
+{
+  struct detection const *d = &s->detected;
+  char const *enc = d->codec ? d->codec->name : "unknown";
+  unsigned int conf = 100;
+
+  if (d->codec && (d->how == DETECT_MODEL
+                   || (d->legacy && d->fallback_seqs > 0)))
+    {
+      if (d->how != DETECT_MODEL)
+        enc = d->legacy->name;
+      conf = d->confidence;
+    }
+  printf ("%s: %s (confidence %u.%02u)\n", quotef (name), enc, conf / 100,
+          conf % 100);
+}
+
 /* The outcome of a file converted to a stream or checked, from the
    pipeline's result R.  */
 static void
@@ -333,7 +354,14 @@ record_converted (struct batch *b, char const *name, enum file_result r)
       break;
     }
   o.written = !check;
-  warn_handled (b, name, &s);
+  if (b->cfg->detect && r != FILE_READ_ERROR && r != FILE_WRITE_ERROR)
+    {
+      print_detection (name, &s);
+      o.outcome = OUTCOME_VALID;
+      status = EXIT_SUCCESS;
+    }
+  else
+    warn_handled (b, name, &s);
   record (b, name, &o, status, false);
 }
 

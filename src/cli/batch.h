@@ -32,6 +32,7 @@ struct batch_config
   bool quiet;                   /* -q: no warnings.  */
   bool verbose;                 /* --verbose: name each file first.  */
   bool silent;                  /* No data diagnostics at all.  */
+  bool detect;                  /* --detect: print what -f auto found.  */
   struct report *report;        /* NULL without --report(-json).  */
 };
 

@@ -163,12 +163,43 @@ print_breaks (FILE *out, struct report const *r, struct file_stats const *s,
     fprintf (out, " written as %s", eol_text[r->eol]);
 }
 
+/* The ill-formed UTF-8 sequences read in the legacy code page, which
+   the total (the code page NULL) calls CP1252 fallbacks as before.  */
 static void
 print_fallbacks (FILE *out, struct file_stats const *s)
 {
+  struct detection const *d = &s->detected;
+  char label[64];
+  snprintf (label, sizeof label, "%s fallback",
+            d->legacy ? d->legacy->name : "CP1252");
   fputs (", ", out);
-  count (out, s->detected.fallback_seqs, "CP1252 fallback");
-  fprintf (out, " (%" PRIu64 " B)", s->detected.fallback_bytes);
+  count (out, d->fallback_seqs, label);
+  fprintf (out, " (%" PRIu64 " B)", d->fallback_bytes);
+  /* How the code page was chosen, unless the window was UTF-8.  */
+  if (d->legacy && d->legacy_how != LEGACY_UTF8)
+    fprintf (out, " (%s, confidence %u.%02u)", legacy_how_text (d->legacy_how),
+             d->confidence / 100, d->confidence % 100);
+}
+
+/* --report-json: the legacy code page of -f auto (the cp1252_ names
+   above count its fallbacks, whatever it is) and how it was chosen.  */
+static void
+json_detection (struct json *j, struct detection const *d)
+{
+  if (d->legacy)
+    {
+      json_string (j, "fallback_encoding", d->legacy->name);
+      json_string (j, "fallback_by", legacy_how_text (d->legacy_how));
+    }
+  else
+    {
+      json_null (j, "fallback_encoding");
+      json_null (j, "fallback_by");
+    }
+  if (d->legacy || d->how == DETECT_MODEL)
+    json_uint (j, "confidence_percent", d->confidence);
+  else
+    json_null (j, "confidence_percent");
 }
 
 static void
@@ -189,8 +220,13 @@ text_file (struct report *r, char const *name, struct file_outcome const *o)
       print_breaks (out, r, s, o->written, -1);
       if (s->detected.codec)
         {
-          fprintf (out, ", detected %s (%s)", s->detected.codec->name,
+          fprintf (out, ", detected %s (%s", s->detected.codec->name,
                    detect_how_text (s->detected.how));
+          if (s->detected.how == DETECT_MODEL)
+            fprintf (out, ", confidence %u.%02u",
+                     s->detected.confidence / 100,
+                     s->detected.confidence % 100);
+          putc (')', out);
           /* The fallback applies to UTF-8 only.  */
           if (s->detected.codec == &codec_utf8)
             print_fallbacks (out, s);
@@ -264,6 +300,7 @@ json_file (struct report *r, char const *name, struct file_outcome const *o)
           json_uint (&j, "cp1252_fallbacks", s->detected.fallback_seqs);
           json_uint (&j, "cp1252_fallback_bytes",
                      s->detected.fallback_bytes);
+          json_detection (&j, &s->detected);
         }
     }
   json_end (&j);

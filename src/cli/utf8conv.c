@@ -28,6 +28,8 @@
 #include "xalloc.h"
 
 #include "codec.h"
+#include "detect.h"
+#include "detect_score.h"
 #include "pipeline.h"
 #include "policy.h"
 #include "registry.h"
@@ -57,6 +59,8 @@ enum
   BINARY_OPTION,
   PROGRESS_OPTION,
   VERBOSE_OPTION,
+  FALLBACK_OPTION,
+  DETECT_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -83,6 +87,8 @@ static struct option const long_options[] = {
   {"quiet", no_argument, NULL, 'q'},
   {"silent", no_argument, NULL, 's'},
   {"verbose", no_argument, NULL, VERBOSE_OPTION},
+  {"fallback", required_argument, NULL, FALLBACK_OPTION},
+  {"detect", no_argument, NULL, DETECT_OPTION},
   {"help", no_argument, NULL, HELP_OPTION},
   {"version", no_argument, NULL, VERSION_OPTION},
   {NULL, 0, NULL, 0}
@@ -109,7 +115,12 @@ converted in turn and concatenated to the output.\n\
 Encodings:\n\
   -f, --from-code=ENC     the input encoding (default UTF-8); 'auto' looks\n\
                             for a BOM or BOM-less UTF-16, else reads UTF-8\n\
-                            with invalid bytes as CP1252\n\
+                            with invalid bytes in a legacy code page that\n\
+                            it detects (see DETECTION in the manual)\n\
+      --fallback=ENC      with -f auto, read invalid UTF-8 bytes in the\n\
+                            single-byte encoding ENC instead of detecting\n\
+      --detect            with -f auto, print 'FILE: ENCODING (confidence\n\
+                            C)' for each FILE and convert nothing\n\
   -t, --to-code=ENC       the output encoding (default UTF-8)\n\
   -l, --list              list the known encodings and exit\n\
 \n\
@@ -402,6 +413,8 @@ parse_eol (char const *arg)
 struct options
 {
   char const *from, *to;        /* The encodings' names.  */
+  char const *fallback;         /* --fallback=ENC, or NULL.  */
+  bool detect;                  /* --detect.  */
   bool to_given, policy_given, subst_given;
   bool check, in_place, want_report, want_progress;
   /* --byte-subst and --unicode-subst: the formats as given, and parsed
@@ -523,6 +536,12 @@ take_option (int c, struct batch_config *cfg, struct options *o)
     case VERBOSE_OPTION:
       cfg->verbose = true;
       break;
+    case FALLBACK_OPTION:
+      o->fallback = optarg;
+      break;
+    case DETECT_OPTION:
+      o->detect = true;
+      break;
     case 'r':
       cfg->recursive = true;
       break;
@@ -534,6 +553,41 @@ take_option (int c, struct batch_config *cfg, struct options *o)
       exit (EXIT_SUCCESS);
     default:
       usage (EXIT_TROUBLE);
+    }
+}
+
+/* -f when none is given; --detect makes that -f auto.  */
+static char const default_from[] = "UTF-8";
+
+/* --fallback and --detect, checked and settled into CFG.  */
+static void
+settle_detection (struct batch_config *cfg, struct options const *o)
+{
+  struct run_config *rc = &cfg->run;
+  uint32_t table[128];
+
+  if (o->detect)
+    {
+      if (rc->from != codec_auto)
+        usage_error ("--detect works with -f auto only (its default)", NULL);
+      if (o->in_place || o->check || o->to_given || cfg->output)
+        usage_error ("--detect converts nothing: no -i, --check, -t or -o",
+                     NULL);
+    }
+  if (o->fallback)
+    {
+      struct codec const *fb = registry_lookup (o->fallback);
+      if (rc->from != codec_auto)
+        usage_error ("--fallback works with -f auto only", NULL);
+      if (!fb)
+        unknown_encoding (o->fallback);
+      if (!legacy_single_byte (fb, table))
+        {
+          error (0, 0, "--fallback needs a single-byte encoding, not %s",
+                 quote (fb->name));
+          usage (EXIT_TROUBLE);
+        }
+      rc->from = detect_with_fallback (fb);
     }
 }
 
@@ -549,10 +603,13 @@ settle_options (struct batch_config *cfg, struct options const *o,
   if (o->in_place && o->check)
     usage_error ("cannot combine --in-place and --check", NULL);
   cfg->mode = (o->in_place ? BATCH_IN_PLACE
-               : o->check ? BATCH_CHECK : BATCH_STREAM);
-  rc->from = registry_lookup (o->from);
+               : o->check || o->detect ? BATCH_CHECK : BATCH_STREAM);
+  cfg->detect = o->detect;
+  rc->from = (o->detect && o->from == default_from ? codec_auto
+              : registry_lookup (o->from));
   if (!rc->from)
     unknown_encoding (o->from);
+  settle_detection (cfg, o);
   rc->to = find_target (o->to, &to_ignore);
   if (to_ignore && !policy_given)
     {
@@ -600,7 +657,14 @@ settle_options (struct batch_config *cfg, struct options const *o,
          would.  Well-formed UTF-8 input is all scalar values, which
          UTF-8 encodes: that target takes the validating copy, the
          fastest path there is.  */
-      if (!o->to_given)
+      if (o->detect)
+        {
+          /* Read every file to its end, whatever it holds.  */
+          rc->policy.policy = POLICY_REPLACE;
+          rc->to = registry_find ("UTF-32LE");
+          cfg->silent = true;
+        }
+      else if (!o->to_given)
         {
           struct codec const *utf8 = registry_find ("UTF-8");
           rc->policy.policy = POLICY_STRICT;
@@ -637,7 +701,7 @@ main (int argc, char **argv)
 {
   static char *stdin_only[] = { (char *) "-" };
   struct batch_config cfg;
-  struct options o = { "UTF-8", "UTF-8", false, false, false,
+  struct options o = { default_from, "UTF-8", NULL, false, false, false, false,
                        false, false, false, false, NULL, NULL, NULL, NULL };
   struct walk_entry *entries;
   bool walk_trouble = false;

@@ -86,24 +86,51 @@ enum detect_how
   DETECT_UNDECIDED = 0,
   DETECT_BOM,                   /* A byte order mark.  */
   DETECT_NUL_PATTERN,           /* NUL bytes in every other position.  */
-  DETECT_DEFAULT                /* Neither: UTF-8 with CP1252 fallback.  */
+  DETECT_DEFAULT,               /* Neither: UTF-8 with a legacy code page
+                                   for its ill-formed sequences.  */
+  DETECT_MODEL                  /* A multi-byte code page, chosen by the
+                                   detector for the whole file.  */
+};
+
+/* How -f auto chose the code page of ill-formed UTF-8 (detect.c).  */
+enum legacy_how
+{
+  LEGACY_NONE = 0,              /* Not UTF-8, or not decided.  */
+  LEGACY_OPTION,                /* --fallback named it.  */
+  LEGACY_UTF8,                  /* The window is UTF-8 (or ASCII): CP1252
+                                   for what may come after it.  */
+  LEGACY_WEAK,                  /* The models' evidence is weak: CP1252.  */
+  LEGACY_MODEL                  /* The models chose it.  */
 };
 
 /* What a wrapping decoder (-f auto) found out about its input: the codec
-   it reads the input with, how it chose it, and the ill-formed UTF-8
-   sequences it read as CP1252 instead (and their bytes).  */
+   it reads the input with, how it chose it, and, for UTF-8, the code
+   page of the ill-formed sequences (LEGACY, chosen as LEGACY_HOW, with a
+   confidence in hundredths), the sequences it read with it (and their
+   bytes), and whether the file held no byte above 0x7F.  When the
+   detector chose a multi-byte code page, CODEC is that code page.  */
 struct detection
 {
   struct codec const *codec;
   enum detect_how how;
+  struct codec const *legacy;
+  enum legacy_how legacy_how;
+  unsigned int confidence;
+  bool ascii;
   uint64_t fallback_seqs;
   uint64_t fallback_bytes;
 };
 
 /* The most input bytes a decoder holds back before it decodes them (a
-   partial sequence, or -f auto's look-ahead): values may start that far
-   before the current buffer.  */
-enum { DETECT_LOOKAHEAD = 256, MAX_HELD = DETECT_LOOKAHEAD + MAX_ERROR_BYTES };
+   partial sequence, or -f auto's look-ahead and window): values may
+   start that far before the current buffer.  DETECT_WINDOW is the part
+   of a file that chooses its legacy code page.  */
+enum
+{
+  DETECT_LOOKAHEAD = 256,
+  DETECT_WINDOW = 65536,
+  MAX_HELD = DETECT_WINDOW + MAX_ERROR_BYTES
+};
 
 /* Decoder state.  `carry' holds the bytes of a sequence that the previous
    buffer ended in the middle of.  */

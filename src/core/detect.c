@@ -46,6 +46,24 @@
 #include "xalloc.h"
 
 #include "codecs/codecs.h"
+#include "detect_score.h"
+#include "unicode/utf8.h"
+
+enum
+{
+  /* Well-formed multi-byte UTF-8 characters that, met before any
+     ill-formed sequence, make the file UTF-8 before the window ends.  */
+  UTF8_ENOUGH = 16,
+  NO_HIGH = DETECT_WINDOW + 1
+};
+
+/* The -f auto codec, with the code page --fallback names (NULL: detect
+   it).  */
+struct auto_codec
+{
+  struct stateful_codec sc;
+  struct codec const *fixed;
+};
 
 /* The state of an -f auto decoder.  */
 struct auto_state
@@ -54,8 +72,22 @@ struct auto_state
   enum detect_how how;
   unsigned int look_len;        /* Bytes held in LOOK.  */
   unsigned int look_pos;        /* Of which replayed already.  */
-  uint8_t look[DETECT_LOOKAHEAD];
-  uint16_t cp1252[128];         /* CP1252's values of bytes 80..FF.  */
+  uint8_t *look;                /* DETECT_WINDOW bytes: the file's first
+                                   bytes, at their offsets.  */
+  /* UTF-8: while PENDING, the legacy code page is not chosen yet; the
+     window is classified up to SCAN: the offset of its first byte above
+     0x7F (NO_HIGH for none), the well-formed multi-byte characters
+     before any ill-formed sequence, whether one was met, and the ASCII
+     bytes before FIRST_HIGH (already decoded, as every code page reads
+     them).  */
+  bool pending;
+  unsigned int scan, first_high, good;
+  bool ill;
+  uint64_t released[2];
+  struct codec const *legacy;   /* The chosen code page.  */
+  enum legacy_how legacy_how;
+  unsigned int confidence;
+  uint32_t table[128];          /* Its values of bytes 80..FF.  */
   uint64_t fallback_seqs;       /* Ill-formed UTF-8 read as CP1252.  */
   uint64_t fallback_bytes;
 };
@@ -163,33 +195,19 @@ find_nul_pattern (struct auto_state const *s, uint8_t const *in,
   }
 }
 
-/* Read CP1252's values of the bytes 80..FF from its codec, so that the
-   fallback cannot disagree with -f CP1252.  */
+/* Read the values of the bytes 80..FF of the code page C from its
+   codec, so that the fallback cannot disagree with -f C.  */
 static void
-load_cp1252 (struct auto_state *s)
+load_table (struct auto_state *s, struct codec const *c)
 {
-  struct decoder tmp;
-  uint8_t bytes[128];
-  ucs4_t cp[128];
-  int64_t off[128];
-  uint8_t nb[128];
-  struct pivot p = { cp, off, nb, 0, 128 };
-  size_t len = 128;
   unsigned int b;
-
-  for (b = 0; b < 128; b++)
-    bytes[b] = (uint8_t) (0x80 + b);
-  decoder_init (&tmp, &codec_cp1252);
-  if (codec_cp1252.decode (&tmp, bytes, &len, true, &p) == DECODE_INPUT_EMPTY
-      && p.len == 128)
+  s->legacy = c;
+  if (!legacy_single_byte (c, s->table))
+    /* The CLI and the detector only choose single-byte code pages; a
+       codec that says otherwise is a bug that the tests catch.  Latin-1
+       keeps the conversion going meanwhile.  */
     for (b = 0; b < 128; b++)
-      s->cp1252[b] = (uint16_t) cp[b];
-  else
-    /* Every byte of WHATWG's windows-1252 is a character; a codec that
-       says otherwise is a bug that the tests catch.  Latin-1 keeps the
-       conversion going meanwhile.  */
-    for (b = 0; b < 128; b++)
-      s->cp1252[b] = (uint16_t) (0x80 + b);
+      s->table[b] = 0x80 + b;
 }
 
 /* Try to decide with the window LOOK + IN[0..N); once decided, the inner
@@ -222,13 +240,27 @@ decide (struct decoder *d, struct auto_state *s, uint8_t const *in,
   decoder_init (&s->inner, c);
   s->inner.lone_surrogates_ok = d->lone_surrogates_ok;
   if (c == &codec_utf8)
-    load_cp1252 (s);
+    {
+      struct codec const *fixed = ((struct auto_codec const *) d->codec)->fixed;
+      if (fixed)
+        {
+          load_table (s, fixed);
+          s->legacy_how = LEGACY_OPTION;
+          s->confidence = 100;
+        }
+      else
+        {
+          s->pending = true;
+          s->first_high = NO_HIGH;
+        }
+    }
   return true;
 }
 
-/* UTF-8 with the CP1252 fallback: decode with the UTF-8 decoder, and
-   turn each ill-formed subpart it reports into CP1252 characters, one
-   for each byte.  */
+/* UTF-8 with the legacy fallback: decode with the UTF-8 decoder, and
+   turn each ill-formed subpart it reports into characters of the legacy
+   code page, one for each byte.  A subpart that holds a byte the code
+   page leaves undefined stays an error, for the -e policy.  */
 static enum decode_status
 decode_utf8_fallback (struct auto_state *s, uint8_t const *in,
                       size_t *inlen, bool last, struct pivot *p)
@@ -255,8 +287,16 @@ decode_utf8_fallback (struct auto_state *s, uint8_t const *in,
           break;
         }
       for (k = 0; k < d->error.len; k++)
+        if (s->table[d->error.bytes[k] - 0x80] == LEGACY_UNDEFINED)
+          break;
+      if (k < d->error.len)
         {
-          p->cp[p->len] = s->cp1252[d->error.bytes[k] - 0x80];
+          i += len;
+          break;
+        }
+      for (k = 0; k < d->error.len; k++)
+        {
+          p->cp[p->len] = s->table[d->error.bytes[k] - 0x80];
           p->off[p->len] = (int64_t) i + d->error.rel_offset + k;
           p->n[p->len] = 1;
           p->len++;
@@ -296,12 +336,108 @@ decode_inner (struct decoder *d, struct auto_state *s, uint8_t const *in,
   return st;
 }
 
+/* Classify the window held in LOOK from S->SCAN on (END: no more bytes
+   will come into it).  */
+static void
+scan_window (struct auto_state *s, bool end)
+{
+  while (s->scan < s->look_len && !s->ill && s->good < UTF8_ENOUGH)
+    {
+      uint8_t b = s->look[s->scan];
+      ucs4_t c;
+      enum err_kind kind;
+      int r;
+
+      if (b < 0x80)
+        {
+          if (s->first_high == NO_HIGH)
+            s->released[b / 64] |= UINT64_C (1) << (b % 64);
+          s->scan++;
+          continue;
+        }
+      if (s->first_high == NO_HIGH)
+        s->first_high = s->scan;
+      r = utf8_sequence (&utf8_form, s->look + s->scan,
+                         s->look_len - s->scan, end, &c, &kind);
+      if (r == UTF8_TOOFEW)
+        break;
+      if (r < 0)
+        s->ill = true;
+      else
+        {
+          s->good++;
+          s->scan += (unsigned int) r;
+        }
+    }
+}
+
+/* Choose the legacy code page of a UTF-8 file from its window (EOI: the
+   file ends with it).  */
+static void
+choose_legacy (struct auto_state *s, bool eoi)
+{
+  struct legacy_verdict v = { &codec_cp1252, false, LEGACY_UTF8, 100 };
+
+  if (s->ill)
+    legacy_detect (s->look + s->first_high, s->look_len - s->first_high,
+                   eoi, s->released, &v);
+  s->pending = false;
+  s->legacy_how = v.how;
+  s->confidence = v.confidence;
+  if (v.multi_byte)
+    {
+      s->legacy = v.codec;
+      s->how = DETECT_MODEL;
+      decoder_release (&s->inner);
+      decoder_init (&s->inner, v.codec);
+    }
+  else
+    load_table (s, v.codec);
+}
+
+/* Add what fits of IN[0..N) to the window, and choose the code page
+   once the window has told enough.  Returns the bytes taken.  */
+static size_t
+hold (struct auto_state *s, uint8_t const *in, size_t n, bool last)
+{
+  size_t room = DETECT_WINDOW - s->look_len, take = n < room ? n : room;
+  bool end;
+
+  memcpy (s->look + s->look_len, in, take);
+  s->look_len += (unsigned int) take;
+  end = s->look_len == DETECT_WINDOW || (last && take == n);
+  scan_window (s, end);
+  if (end || (!s->ill && s->good >= UTF8_ENOUGH))
+    choose_legacy (s, last && take == n);
+  return take;
+}
+
+/* Decode LOOK[LOOK_POS..UPTO), which ends TOOK bytes into IN: what
+   comes out gets offsets relative to IN.  */
+static enum decode_status
+replay (struct decoder *d, struct auto_state *s, size_t upto, size_t took,
+        bool last, struct pivot *p)
+{
+  size_t before = p->len, len = upto - s->look_pos, k;
+  int64_t shift = (int64_t) s->look_pos - (int64_t) upto + (int64_t) took;
+  enum decode_status st
+    = decode_inner (d, s, s->look + s->look_pos, &len, last, p);
+  for (k = before; k < p->len; k++)
+    p->off[k] += shift;
+  if (st == DECODE_MALFORMED)
+    d->error.rel_offset += shift;
+  s->look_pos += (unsigned int) len;
+  if (s->look_pos == s->look_len && !s->pending)
+    s->look_pos = s->look_len = 0;
+  return st;
+}
+
 static enum decode_status
 auto_decode (struct decoder *d, uint8_t const *in, size_t *inlen, bool last,
              struct pivot *p)
 {
   struct auto_state *s = d->impl;
-  size_t n = *inlen;
+  size_t n = *inlen, took = 0;
 
   if (s->how == DETECT_UNDECIDED && !decide (d, s, in, n, last))
     {
@@ -311,34 +447,54 @@ auto_decode (struct decoder *d, uint8_t const *in, size_t *inlen, bool last,
       return DECODE_INPUT_EMPTY;
     }
 
-  /* Replay the look-ahead, which came before IN.  */
+  if (s->pending)
+    {
+      took = hold (s, in, n, last);
+      if (s->pending)
+        {
+          /* Decode the ASCII bytes before the first byte above 0x7F
+             now: every code page reads them alike.  */
+          size_t upto = s->first_high == NO_HIGH ? s->scan : s->first_high;
+          enum decode_status st = DECODE_INPUT_EMPTY;
+          if (s->look_pos < upto)
+            st = replay (d, s, upto, took, false, p);
+          *inlen = took;
+          return st == DECODE_MALFORMED ? st : DECODE_INPUT_EMPTY;
+        }
+    }
+
+  /* Replay the look-ahead, which came before IN + TOOK.  */
   if (s->look_pos < s->look_len)
     {
-      size_t before = p->len, len = s->look_len - s->look_pos, k;
-      int64_t shift = (int64_t) s->look_pos - (int64_t) s->look_len;
       enum decode_status st
-        = decode_inner (d, s, s->look + s->look_pos, &len, last && n == 0, p);
-      for (k = before; k < p->len; k++)
-        p->off[k] += shift;
-      if (st == DECODE_MALFORMED)
-        d->error.rel_offset += shift;
-      s->look_pos += (unsigned int) len;
-      if (s->look_pos == s->look_len)
-        s->look_pos = s->look_len = 0;
-      if (st != DECODE_INPUT_EMPTY)
+        = replay (d, s, s->look_len, took, last && took == n, p);
+      if (s->look_pos < s->look_len || st != DECODE_INPUT_EMPTY)
         {
-          *inlen = 0;
+          *inlen = took;
           return st;
         }
     }
 
-  return decode_inner (d, s, in, inlen, last, p);
+  if (took == 0)
+    return decode_inner (d, s, in, inlen, last, p);
+  {
+    size_t len = n - took, before = p->len, k;
+    enum decode_status st = decode_inner (d, s, in + took, &len, last, p);
+    for (k = before; k < p->len; k++)
+      p->off[k] += (int64_t) took;
+    if (st == DECODE_MALFORMED)
+      d->error.rel_offset += (int64_t) took;
+    *inlen = took + len;
+    return st;
+  }
 }
 
 static void
 auto_open (struct decoder *d)
 {
-  d->impl = xzalloc (sizeof (struct auto_state));
+  struct auto_state *s = xzalloc (sizeof *s);
+  s->look = xmalloc (DETECT_WINDOW);
+  d->impl = s;
 }
 
 static void
@@ -346,25 +502,31 @@ auto_close (struct decoder *d)
 {
   struct auto_state *s = d->impl;
   decoder_release (&s->inner);
+  free (s->look);
   free (s);
 }
 
+/* Until the code page is chosen, every byte goes through the decoder
+   (the fast paths must wait).  */
 static bool
 auto_holds_input (struct decoder const *d)
 {
   struct auto_state const *s = d->impl;
-  return s->look_len > 0 || (s->how != DETECT_UNDECIDED
-                             && decoder_holds_input (&s->inner));
+  return (s->look_pos < s->look_len || s->pending
+          || (s->how != DETECT_UNDECIDED && decoder_holds_input (&s->inner)));
 }
 
 static bool
 auto_detected (struct decoder const *d, struct detection *det)
 {
   struct auto_state const *s = d->impl;
-  if (s->how == DETECT_UNDECIDED)
+  if (s->how == DETECT_UNDECIDED || s->pending)
     return false;
   det->codec = s->inner.codec;
   det->how = s->how;
+  det->legacy = s->legacy;
+  det->legacy_how = s->legacy_how;
+  det->confidence = s->confidence;
   det->fallback_seqs = s->fallback_seqs;
   det->fallback_bytes = s->fallback_bytes;
   return true;
@@ -381,18 +543,47 @@ detect_how_text (enum detect_how how)
       return "NUL pattern";
     case DETECT_DEFAULT:
       return "no BOM";
+    case DETECT_MODEL:
+      return "model";
     default:
       return "undecided";
+    }
+}
+
+char const *
+legacy_how_text (enum legacy_how how)
+{
+  switch (how)
+    {
+    case LEGACY_OPTION:
+      return "--fallback";
+    case LEGACY_UTF8:
+      return "UTF-8 window";
+    case LEGACY_WEAK:
+      return "weak evidence";
+    case LEGACY_MODEL:
+      return "model";
+    default:
+      return "none";
     }
 }
 
 static char const *const auto_aliases[] = { NULL };
 
 /* Only an input encoding: it has no encoder.  */
-static struct stateful_codec const auto_codec = {
-  { "auto", auto_aliases, auto_decode, NULL, NULL,
-    CODEC_STATEFUL | CODEC_WRAPPER, ENDIAN_UNKNOWN, NULL },
-  auto_open, auto_close, NULL, NULL, auto_holds_input, auto_detected
+static struct auto_codec const auto_codec = {
+  { { "auto", auto_aliases, auto_decode, NULL, NULL,
+      CODEC_STATEFUL | CODEC_WRAPPER, ENDIAN_UNKNOWN, NULL },
+    auto_open, auto_close, NULL, NULL, auto_holds_input, auto_detected },
+  NULL
 };
 
-struct codec const *const codec_auto = &auto_codec.codec;
+struct codec const *const codec_auto = &auto_codec.sc.codec;
+
+struct codec const *
+detect_with_fallback (struct codec const *fixed)
+{
+  struct auto_codec *c = xmemdup (&auto_codec, sizeof auto_codec);
+  c->fixed = fixed;
+  return &c->sc.codec;
+}

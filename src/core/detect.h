@@ -13,4 +13,13 @@ extern struct codec const *const codec_auto;
    "no BOM" or "undecided".  */
 char const *detect_how_text (enum detect_how);
 
+/* How the legacy code page was chosen, for --report: "--fallback",
+   "UTF-8 window", "weak evidence", "model" or "none".  */
+char const *legacy_how_text (enum legacy_how);
+
+/* An -f auto decoder that reads ill-formed UTF-8 with the single-byte
+   code page FIXED instead of detecting one (--fallback); the caller
+   checks FIXED with legacy_single_byte.  Never freed.  */
+struct codec const *detect_with_fallback (struct codec const *fixed);
+
 #endif

@@ -47,12 +47,17 @@ enum
   /* The fast path wants at least this much room in the output buffer.  */
   FAST_ROOM = 1 << 14,
   /* The last bytes of a file kept for the errors of values that began
-     in an earlier buffer: a power of 2, and at least MAX_HELD.  */
-  HISTORY = 512
+     in an earlier buffer: a power of 2, and at least MAX_HELD.  Only
+     while the decoder holds input back (-f auto's window) is more than
+     HISTORY_SHORT of each buffer kept.  */
+  HISTORY = 1 << 17,
+  HISTORY_SHORT = 512
 };
 
 _Static_assert ((int) MAX_HELD <= (int) HISTORY
-                && (HISTORY & (HISTORY - 1)) == 0,
+                && (HISTORY & (HISTORY - 1)) == 0
+                && (int) DETECT_LOOKAHEAD + MAX_ERROR_BYTES
+                   <= (int) HISTORY_SHORT,
                 "the history holds every byte a decoder may hold back");
 
 enum bom_state
@@ -67,6 +72,7 @@ struct run
   struct run_config cfg;
   int out_fd;
   uint8_t *in;
+  uint8_t *history;             /* For each file's struct file.  */
   struct pivot pivot;
   uint8_t *out;
   size_t out_len;
@@ -127,7 +133,7 @@ struct file
      last HISTORY bytes before it, by offset modulo HISTORY.  */
   uint8_t const *buf;
   uint64_t buf_base;
-  uint8_t history[HISTORY];
+  uint8_t *history;             /* HISTORY bytes.  */
 };
 
 /* Where the values passed to emit came from: each at OFF[i] relative
@@ -151,6 +157,7 @@ pipeline_start (struct run_config const *cfg, int out_fd)
   r->in = xmalloc (cfg->block_size);
   r->pivot.cp = xnmalloc (PIVOT_CAP, sizeof *r->pivot.cp);
   r->pivot.off = xnmalloc (PIVOT_CAP, sizeof *r->pivot.off);
+  r->history = xmalloc (HISTORY);
   r->pivot.n = xnmalloc (PIVOT_CAP, sizeof *r->pivot.n);
   r->pivot.cap = PIVOT_CAP;
   r->out = xmalloc (OUT_CAP);
@@ -229,7 +236,8 @@ input_byte (struct file const *f, uint64_t at)
 static void
 keep_history (struct file *f, uint8_t const *in, size_t n, uint64_t base)
 {
-  size_t k = n < HISTORY ? n : HISTORY;
+  size_t keep = decoder_holds_input (&f->dec) ? HISTORY : HISTORY_SHORT;
+  size_t k = n < keep ? n : keep;
   uint64_t at = base + n - k;
   while (k > 0)
     {
@@ -904,6 +912,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   enum file_result result;
 
   f->name = name;
+  f->history = r->history;
   f->at_start = true;
   decoder_init (&f->dec, r->cfg.from);
   f->dec.lone_surrogates_ok
@@ -978,6 +987,7 @@ pipeline_finish (struct run *r)
   free (r->in);
   free (r->pivot.cp);
   free (r->pivot.off);
+  free (r->history);
   free (r->pivot.n);
   free (r->out);
   free (r->scratch);

@@ -1,0 +1,371 @@
+/* -f auto beyond CP1252: which legacy code page a window of text that
+   is not well-formed UTF-8 is written in.
+
+   Specification: SPEC §13 of the project; the man page's DETECTION
+   section is the user's description of the same rules.
+
+   Each candidate code page decodes the window: a single-byte one decodes
+   the bytes of the ill-formed UTF-8 sequences (the well-formed ones stay
+   UTF-8, as -f auto reads them), a multi-byte one decodes the whole
+   window and is left out if it finds an error in it.  The decoded text
+   is scored by the language models of the languages written in that
+   code page (detect_model.h, made by tools/gen-detect-model.py): the sum
+   of the costs -ln P(B | A) of each pair of neighbouring characters
+   that holds one above U+007F, after the folding the generator applies
+   (an unseen pair costs its second character's own cost plus BACKOFF).
+   A byte that the code page leaves undefined costs MODEL_UNSEEN twice
+   more.  A candidate's cost is that of its
+   best language.
+
+   The cheapest candidate wins, ties going to the first in the list
+   below (so CP1252 wins every tie), but a candidate other than CP1252
+   must be cheaper than CP1252 by MARGIN and by a fifth of CP1252's
+   cost: otherwise the evidence is weak and the answer stays CP1252.  The confidence is m / (m + SOFT),
+   where m is how much cheaper the winner is than the best candidate
+   that reads the window differently (0 when it is not cheaper).  All of
+   it is integer arithmetic on the bytes of the window: the same bytes
+   always give the same answer.  */
+
+#include <config.h>
+
+#include "detect_score.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#include "codecs/codecs.h"
+#include "codecs/iconv_bridge.h"
+#include "unicode/utf8.h"
+
+#include "detect_model.h"
+
+/* The languages of the model, in the generator's order.  */
+enum detect_lang
+{
+  L_DE, L_FR, L_ES, L_CS, L_PL, L_HU, L_RU, L_UK, L_EL, L_TR, L_HE, L_AR,
+  L_LT, L_LV, L_ET, L_JA, L_ZH_CN, L_ZH_TW, L_KO, L_NONE = -1
+};
+
+enum
+{
+  MAX_LANGS = 3,
+  /* In the model's units (quarters of a nat).  */
+  MARGIN = 12 * MODEL_SCALE,
+  SOFT = 10 * MODEL_SCALE,
+  /* An unseen pair costs its second character's own cost (ASCII_COST
+     for ASCII) plus BACKOFF.  */
+  BACKOFF = 6 * MODEL_SCALE,
+  ASCII_COST = 2 * MODEL_SCALE
+};
+
+/* The candidates, CP1252 first; the earlier one wins a tie.  */
+static struct candidate
+{
+  char const *name;
+  bool multi_byte;
+  signed char langs[MAX_LANGS];
+} const candidates[] = {
+  { "CP1252", false, { L_DE, L_FR, L_ES } },
+  { "CP1250", false, { L_CS, L_PL, L_HU } },
+  { "CP1251", false, { L_RU, L_UK, L_NONE } },
+  { "KOI8-R", false, { L_RU, L_NONE, L_NONE } },
+  { "KOI8-U", false, { L_UK, L_RU, L_NONE } },
+  { "ISO-8859-5", false, { L_RU, L_UK, L_NONE } },
+  { "CP1253", false, { L_EL, L_NONE, L_NONE } },
+  { "ISO-8859-7", false, { L_EL, L_NONE, L_NONE } },
+  { "CP1254", false, { L_TR, L_NONE, L_NONE } },
+  { "CP1255", false, { L_HE, L_NONE, L_NONE } },
+  { "CP1256", false, { L_AR, L_NONE, L_NONE } },
+  { "CP1257", false, { L_LT, L_LV, L_ET } },
+  { "ISO-8859-2", false, { L_CS, L_PL, L_HU } },
+  { "ISO-8859-15", false, { L_DE, L_FR, L_ES } },
+  { "CP850", false, { L_DE, L_FR, L_ES } },
+  { "CP437", false, { L_DE, L_FR, L_ES } },
+  { "MACINTOSH", false, { L_DE, L_FR, L_ES } },
+  { "SHIFT_JIS", true, { L_JA, L_NONE, L_NONE } },
+  { "EUC-JP", true, { L_JA, L_NONE, L_NONE } },
+  { "EUC-KR", true, { L_KO, L_NONE, L_NONE } },
+  { "BIG5", true, { L_ZH_TW, L_NONE, L_NONE } },
+  /* Last: it reads most of what the others read.  */
+  { "GB18030", true, { L_ZH_CN, L_ZH_TW, L_NONE } },
+};
+
+enum { CANDIDATES = sizeof candidates / sizeof candidates[0] };
+
+/* The codec of a candidate: CP1252 is built in, the others come
+   through iconv(3); NULL when iconv(3) does not have it.  */
+static struct codec const *
+candidate_codec (struct candidate const *c)
+{
+  return (c == &candidates[0] ? &codec_cp1252
+          : iconv_bridge_find (c->name, false, NULL));
+}
+
+/* Decode IN[0..N) with a fresh decoder of C into CP (room for N
+   values).  Returns the number of values, or -1 at an error (a
+   sequence cut by the end of IN is no error unless LAST).  */
+static ptrdiff_t
+decode_all (struct codec const *c, uint8_t const *in, size_t n, bool last,
+            ucs4_t *cp)
+{
+  struct decoder d;
+  int64_t *off = xnmalloc (n + 1, sizeof *off);
+  uint8_t *nb = xmalloc (n + 1);
+  struct pivot p = { cp, off, nb, 0, n + 1 };
+  size_t len = n;
+  enum decode_status st;
+
+  decoder_init (&d, c);
+  st = c->decode (&d, in, &len, last, &p);
+  decoder_release (&d);
+  free (off);
+  free (nb);
+  return st == DECODE_INPUT_EMPTY && len == n ? (ptrdiff_t) p.len : -1;
+}
+
+bool
+legacy_single_byte (struct codec const *c, uint32_t table[128])
+{
+  unsigned int b;
+
+  if (c->flags & (CODEC_WIDE_UNITS | CODEC_WRAPPER))
+    return false;
+  for (b = 0; b < 256; b++)
+    {
+      uint8_t byte = (uint8_t) b;
+      ucs4_t cp[4];
+      struct decoder d;
+      int64_t off[4];
+      uint8_t nb[4];
+      struct pivot p = { cp, off, nb, 0, 4 };
+      size_t len = 1;
+      enum decode_status st;
+
+      decoder_init (&d, c);
+      st = c->decode (&d, &byte, &len, true, &p);
+      decoder_release (&d);
+      if (st == DECODE_MALFORMED && d.error.len == 1 && b >= 0x80)
+        table[b - 0x80] = LEGACY_UNDEFINED;
+      else if (st != DECODE_INPUT_EMPTY || p.len != 1
+               || (b < 0x80 && cp[0] != b))
+        return false;
+      else if (b >= 0x80)
+        table[b - 0x80] = cp[0];
+    }
+  return true;
+}
+
+/* The model's folding of a character (see tools/gen-detect-model.py).  */
+static inline ucs4_t
+fold (ucs4_t c)
+{
+  switch (c)
+    {
+    case 0xA0: case 0xAB: case 0xBB: case 0x2013: case 0x2014: case 0x2018:
+    case 0x2019: case 0x201C: case 0x201D: case 0x201E: case 0x2026:
+    case 0x20AC:
+      return 0x20;
+    }
+  if (c < 0x80)
+    return ('A' <= c && c <= 'Z' ? c + 0x20
+            : 'a' <= c && c <= 'z' ? c : 0x20);
+  return c;
+}
+
+/* The model's bucket of the pair (A, B).  */
+static inline unsigned int
+bucket (ucs4_t a, ucs4_t b)
+{
+  uint32_t h = a * UINT32_C (0x9E3779B1) + b;
+  h *= UINT32_C (0x85EBCA77);
+  h ^= h >> 15;
+  return h >> (32 - MODEL_BITS);
+}
+
+/* The model's cost of the pair (A, B) in the language LANG.  */
+static inline unsigned int
+model_cost (int lang, ucs4_t a, ucs4_t b)
+{
+  unsigned int k = bucket (a, b);
+  char q = model_costs[lang * MODEL_ROWS + (k >> 11)][k & 2047];
+  return model_digit[(unsigned char) q];
+}
+
+/* The cost of the text CP[0..N) in the language LANG.  */
+static uint64_t
+text_cost (ucs4_t const *cp, size_t n, int lang)
+{
+  uint64_t sum = 0;
+  ucs4_t prev = 0x20;
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    {
+      ucs4_t c = cp[i];
+      if (c == LEGACY_UNDEFINED)
+        {
+          sum += 2 * MODEL_UNSEEN;
+          c = 0xFFFD;
+        }
+      c = fold (c);
+      if (c >= 0x80 || prev >= 0x80)
+        {
+          unsigned int q = model_cost (lang, prev, c);
+          if (q == MODEL_UNSEEN)
+            {
+              /* Back off to the character alone.  */
+              q = (c >= 0x80 ? model_cost (lang, 0, c) : ASCII_COST) + BACKOFF;
+              if (q > MODEL_UNSEEN)
+                q = MODEL_UNSEEN;
+            }
+          sum += q;
+        }
+      prev = c;
+    }
+  return sum;
+}
+
+/* The cost of CP[0..N) for candidate C: that of its best language.  */
+static uint64_t
+candidate_cost (struct candidate const *c, ucs4_t const *cp, size_t n)
+{
+  uint64_t best = UINT64_MAX;
+  int k;
+  for (k = 0; k < MAX_LANGS && c->langs[k] != L_NONE; k++)
+    {
+      uint64_t cost = text_cost (cp, n, c->langs[k]);
+      if (cost < best)
+        best = cost;
+    }
+  return best;
+}
+
+/* The window as -f auto reads it with a single-byte code page: SEG
+   holds each well-formed UTF-8 character's value, and each byte of an
+   ill-formed sequence as RAW (the byte with bit 31 set).  Returns the
+   number of values.  */
+#define RAW(b) (UINT32_C (0x80000000) | (b))
+static size_t
+segment (uint8_t const *win, size_t n, bool last, ucs4_t *seg)
+{
+  size_t i = 0, k = 0;
+  while (i < n)
+    {
+      ucs4_t c;
+      enum err_kind kind;
+      int r = utf8_sequence (&utf8_form, win + i, n - i, last, &c, &kind);
+      if (r == UTF8_TOOFEW)
+        break;
+      if (r > 0)
+        {
+          seg[k++] = c;
+          i += (size_t) r;
+        }
+      else
+        for (; r < 0; r++)
+          seg[k++] = RAW (win[i++]);
+    }
+  return k;
+}
+
+/* Decode the segmented window SEG[0..K) with TABLE into OUT.  */
+static void
+apply_table (ucs4_t const *seg, size_t k, uint32_t const table[128],
+             ucs4_t *out)
+{
+  size_t i;
+  for (i = 0; i < k; i++)
+    out[i] = (seg[i] & UINT32_C (0x80000000)
+              ? table[(seg[i] & 0xFF) - 0x80] : seg[i]);
+}
+
+/* Whether the multi-byte codec C reads the bytes of RELEASED as
+   ASCII.  */
+static bool
+reads_ascii (struct codec const *c, uint64_t const released[2])
+{
+  unsigned int b;
+  for (b = 0; b < 128; b++)
+    if (released[b / 64] >> (b % 64) & 1)
+      {
+        uint8_t byte = (uint8_t) b;
+        ucs4_t cp[4];
+        if (decode_all (c, &byte, 1, true, cp) != 1 || cp[0] != b)
+          return false;
+      }
+  return true;
+}
+
+/* The cost of each candidate (UINT64_MAX when left out) into COST.  */
+static void
+score_all (uint8_t const *win, size_t n, bool last,
+           uint64_t const released[2], uint64_t *cost)
+{
+  ucs4_t *seg = xnmalloc (n + 1, sizeof *seg);
+  ucs4_t *text = xnmalloc (n + 1, sizeof *text);
+  size_t k = segment (win, n, last, seg), i;
+
+  for (i = 0; i < CANDIDATES; i++)
+    {
+      struct candidate const *c = &candidates[i];
+      struct codec const *codec = candidate_codec (c);
+      uint32_t table[128];
+      cost[i] = UINT64_MAX;
+      if (!codec)
+        continue;
+      if (!c->multi_byte)
+        {
+          if (!legacy_single_byte (codec, table))
+            continue;
+          apply_table (seg, k, table, text);
+          cost[i] = candidate_cost (c, text, k);
+        }
+      else if (reads_ascii (codec, released))
+        {
+          /* A character cut by the end of the window or of a sample is
+             no evidence against the code page.  */
+          ptrdiff_t m = decode_all (codec, win, n, false, text);
+          if (m >= 0)
+            cost[i] = candidate_cost (c, text, (size_t) m);
+        }
+    }
+  free (seg);
+  free (text);
+}
+
+void
+legacy_detect (uint8_t const *win, size_t n, bool last,
+               uint64_t const released[2], struct legacy_verdict *v)
+{
+  uint64_t cost[CANDIDATES], runner = UINT64_MAX, m;
+  size_t i, best = 0;
+
+  score_all (win, n, last, released, cost);
+  for (i = 1; i < CANDIDATES; i++)
+    if (cost[i] < cost[best])
+      best = i;
+  v->how = LEGACY_MODEL;
+  if (best != 0 && cost[0] != UINT64_MAX
+      && (cost[0] - cost[best] < MARGIN || 5 * cost[best] > 4 * cost[0]))
+    {
+      best = 0;
+      v->how = LEGACY_WEAK;
+    }
+  /* The runner-up: the cheapest other candidate whose cost differs (an
+     equal cost almost always means the same reading of the window).  */
+  for (i = 0; i < CANDIDATES; i++)
+    if (i != best && cost[i] != cost[best] && cost[i] < runner)
+      runner = cost[i];
+  m = runner == UINT64_MAX ? 4 * SOFT
+      : runner > cost[best] ? runner - cost[best] : 0;
+  v->confidence = (unsigned int) (100 * m / (m + SOFT));
+  v->codec = candidate_codec (&candidates[best]);
+  v->multi_byte = candidates[best].multi_byte;
+  if (!v->codec)
+    {
+      v->codec = &codec_cp1252;
+      v->multi_byte = false;
+    }
+}

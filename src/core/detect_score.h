@@ -1,0 +1,35 @@
+/* -f auto beyond CP1252: the legacy code page of text that is not
+   well-formed UTF-8 (SPEC §13), chosen by language models.  */
+
+#ifndef UTF8CONV_DETECT_SCORE_H
+#define UTF8CONV_DETECT_SCORE_H
+
+#include "codec.h"
+
+/* The value of a byte that a code page leaves undefined.  */
+#define LEGACY_UNDEFINED 0xFFFFFFFFu
+
+/* Whether C decodes every byte alone, with bytes below 0x80 as ASCII
+   (a single-byte, ASCII-compatible code page); if so, TABLE gets the
+   values of the bytes 80..FF (LEGACY_UNDEFINED for a byte it leaves
+   undefined).  */
+bool legacy_single_byte (struct codec const *c, uint32_t table[128]);
+
+/* What legacy_detect chose.  */
+struct legacy_verdict
+{
+  struct codec const *codec;    /* The code page.  */
+  bool multi_byte;              /* It decodes the whole file.  */
+  enum legacy_how how;
+  unsigned int confidence;      /* In hundredths, 0..100.  */
+};
+
+/* Choose the code page of the window WIN[0..N), which starts at the
+   file's first byte above 0x7F and holds an ill-formed UTF-8 sequence;
+   LAST when the file ends with it.  RELEASED is the set of ASCII bytes
+   (bit B of RELEASED[B / 64]) that came before the window: a multi-byte
+   candidate that does not read one of them as ASCII is left out.  */
+void legacy_detect (uint8_t const *win, size_t n, bool last,
+                    uint64_t const released[2], struct legacy_verdict *);
+
+#endif

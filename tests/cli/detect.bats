@@ -1,0 +1,183 @@
+#!/usr/bin/env bats
+# -f auto beyond CP1252 (SPEC §13): the legacy code page of a file that is
+# not well-formed UTF-8 is detected from its first 64 KiB; --fallback
+# names it instead; --detect prints what was found.  The samples are
+# real translated messages (tests/detect/samples/README).
+
+load ../test_helper
+bats_require_minimum_version 1.5.0
+
+SAMPLES="$UTF8CONV_SRCDIR/tests/detect/samples"
+
+# detects LANG ENC: the sample LANG encoded in ENC is detected as ENC.
+detects() {
+  "$UTF8CONV" -t "$2" "$SAMPLES/$1.txt" >"$1.$2"
+  run -0 "$UTF8CONV" --detect "$1.$2"
+  [[ $output =~ ^"$1.$2: $2 (confidence "(0|1)\.[0-9][0-9]")"$ ]] \
+    || fail "$1 in $2: $output"
+}
+
+# round_trips LANG ENC: and -f auto converts it back to the sample's
+# bytes at block sizes 1, 2, 3, 7 and the default.
+round_trips() {
+  local b
+  detects "$1" "$2"
+  for b in 1 2 3 7 default; do
+    local size=()
+    [ "$b" = default ] || size=(--block-size="$b")
+    run -0 "$UTF8CONV" -f auto "${size[@]}" -o "out.$b" "$1.$2"
+    cmp "out.$b" "$SAMPLES/$1.txt" || fail "$1 in $2, block size $b"
+  done
+}
+
+@test "detect: Western European code pages" {
+  round_trips de CP1252
+  round_trips fr CP1252
+  round_trips es CP1252
+  round_trips de CP850
+  round_trips fr CP850
+  round_trips de MACINTOSH
+  round_trips fr MACINTOSH
+}
+
+@test "detect: Central European code pages" {
+  round_trips cs CP1250
+  round_trips pl CP1250
+  round_trips cs ISO-8859-2
+}
+
+@test "detect: Cyrillic code pages" {
+  round_trips ru CP1251
+  round_trips ru KOI8-R
+  # Some pairs of their bytes are well-formed UTF-8, which -f auto
+  # reads as UTF-8 (SPEC §13): detected, but not every byte comes back.
+  detects ru ISO-8859-5
+  detects uk KOI8-U
+}
+
+@test "detect: Greek, Turkish, Hebrew, Arabic and Baltic code pages" {
+  round_trips el CP1253
+  round_trips tr CP1254
+  round_trips he CP1255
+  detects ar CP1256
+  round_trips lt CP1257
+}
+
+@test "detect: multi-byte code pages decode the whole file" {
+  round_trips ja SHIFT_JIS
+  round_trips ja EUC-JP
+  round_trips zh_CN GB18030
+  round_trips zh_TW BIG5
+  round_trips ko EUC-KR
+}
+
+@test "detect: weak evidence stays CP1252" {
+  printf 'caf\xe9 cr\xe8me\n' >in
+  run -0 "$UTF8CONV" --detect in
+  assert_output "in: CP1252 (confidence 0.40)"
+  run -0 "$UTF8CONV" -f auto in
+  assert_output "café crème"
+}
+
+@test "detect: well-formed UTF-8, ASCII and UTF-16 are their UTF form" {
+  printf 'na\xc3\xafve\n' >u8
+  printf 'plain\n' >ascii
+  printf '\xff\xfea\x00\n\x00' >u16
+  printf 'a\x00b\x00c\x00d\x00' >nul
+  run -0 "$UTF8CONV" --detect u8 ascii u16 nul
+  assert_output "u8: UTF-8 (confidence 1.00)
+ascii: UTF-8 (confidence 1.00)
+u16: UTF-16LE (confidence 1.00)
+nul: UTF-16LE (confidence 1.00)"
+}
+
+@test "detect: --detect converts nothing, and an unreadable file is exit 2" {
+  "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
+  run -2 --separate-stderr "$UTF8CONV" --detect ru missing ru
+  assert_output "ru: CP1251 (confidence 0.99)
+ru: CP1251 (confidence 0.99)"
+  assert_equal "$stderr" "utf8conv: missing: No such file or directory"
+}
+
+@test "detect: --detect is -f auto's; another -f or -o is a usage error" {
+  run -2 --separate-stderr "$UTF8CONV" --detect -f CP1252 /dev/null
+  assert_equal "${stderr_lines[0]}" "utf8conv: --detect works with -f auto only (its default)"
+  run -2 --separate-stderr "$UTF8CONV" --detect -o out /dev/null
+  assert_equal "${stderr_lines[0]}" "utf8conv: --detect converts nothing: no -i, --check, -t or -o"
+}
+
+@test "detect: --fallback=ENC reads ill-formed UTF-8 in ENC, built in or iconv's" {
+  printf '\xd0\xf3\xf1\xf1\xea\xe8\xe9 \xc3\xa9\n' >in
+  run -0 "$UTF8CONV" -f auto --fallback=CP1252 in
+  assert_output "Ðóññêèé é"
+  run -0 "$UTF8CONV" -f auto --fallback=windows-1251 in
+  assert_output "Русский é"
+  run -0 "$UTF8CONV" -f auto in
+  assert_output "Русский é"
+  run -0 "$UTF8CONV" -f auto --fallback=KOI8-R --detect in
+  assert_output "in: KOI8-R (confidence 1.00)"
+}
+
+@test "detect: --fallback needs a single-byte encoding and -f auto" {
+  run -2 --separate-stderr "$UTF8CONV" -f auto --fallback=SHIFT_JIS /dev/null
+  assert_equal "${stderr_lines[0]}" "utf8conv: --fallback needs a single-byte encoding, not 'SHIFT_JIS'"
+  run -2 --separate-stderr "$UTF8CONV" -f auto --fallback=UTF-16LE /dev/null
+  assert_equal "${stderr_lines[0]}" "utf8conv: --fallback needs a single-byte encoding, not 'UTF-16LE'"
+  run -2 --separate-stderr "$UTF8CONV" --fallback=CP1251 /dev/null
+  assert_equal "${stderr_lines[0]}" "utf8conv: --fallback works with -f auto only"
+  run -2 "$UTF8CONV" -f auto --fallback=no-such-thing /dev/null
+}
+
+@test "detect: --report names the code page, how it was chosen and the confidence" {
+  "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
+  "$UTF8CONV" -t SHIFT_JIS "$SAMPLES/ja.txt" >ja
+  run -0 --separate-stderr "$UTF8CONV" -f auto --report -o /dev/null ru ja
+  [[ ${stderr_lines[0]} == *", detected UTF-8 (no BOM), 321 CP1251 fallbacks (321 B) (model, confidence 0.99)" ]] \
+    || fail "${stderr_lines[0]}"
+  [[ ${stderr_lines[1]} == *", detected SHIFT_JIS (model, confidence 0.99)" ]] \
+    || fail "${stderr_lines[1]}"
+}
+
+@test "detect: a UTF-8 window with a few CP1252 bytes later reads them as CP1252" {
+  # 16 well-formed Cyrillic letters decide UTF-8 before the window ends.
+  printf '\xd0\xb0%.0s' $(seq 16) >in
+  printf ' caf\xe9\n' >>in
+  run -0 "$UTF8CONV" --detect in
+  assert_output "in: CP1252 (confidence 1.00)"
+  run -0 "$UTF8CONV" -f auto in
+  assert_output "аааааааааааааааа café"
+}
+
+@test "detect: the same answer at every block size, for a window cut in a character" {
+  local b
+  "$UTF8CONV" -t EUC-JP "$SAMPLES/ja.txt" >ja
+  # 70 KiB: the window ends inside the text.
+  for b in $(seq 100); do cat ja; done | head -c 71680 >big
+  "$UTF8CONV" -f EUC-JP -e replace big >want
+  for b in 1 2 3 7 4096 default; do
+    local size=()
+    [ "$b" = default ] || size=(--block-size="$b")
+    "$UTF8CONV" -f auto -e replace "${size[@]}" big >"out.$b"
+    cmp "out.$b" want || fail "block size $b"
+  done
+}
+
+@test "detect: on a pipe, the window is held back, the ASCII before it is not" {
+  "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
+  mkfifo fifo
+  "$UTF8CONV" -f auto <fifo >out &
+  local pid=$!
+  exec 5>fifo
+  printf 'ascii first\n' >&5
+  cat ru >&5
+  # Wait for the ASCII line (up to 20 s on a loaded machine), then give
+  # the Cyrillic text time to come out if it were not held back.
+  for _ in $(seq 200); do [ -s out ] && break; sleep 0.1; done
+  sleep 0.5
+  # The ASCII line is out; the Cyrillic text waits for the window.
+  assert_equal "$(cat out)" "ascii first"
+  exec 5>&-
+  wait "$pid"
+  assert_equal "$(cat out)" "ascii first
+$(cat "$SAMPLES/ru.txt")"
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Write src/core/detect_model.h: the language models of -f auto's
+code-page detector (src/core/detect_score.c), trained from text.
+
+Usage: tools/gen-detect-model.py TRAINDIR > src/core/detect_model.h
+
+TRAINDIR holds LANG.txt files in UTF-8, as tools/detect-training-text.py
+writes them.  Training sources, and nothing else: Debian's translated
+manual pages (manpages-de, -fr, -es, -cs, -pl, -hu, -ru, -uk, -tr, -el,
+-ja, -zh) and the gettext catalogues of GUI and library packages
+(Linux-PAM, PackageKit, at-spi2-core, gdk-pixbuf, shared-mime-info,
+xdg-user-dirs, software-properties, iso-codes).  The detection benchmark
+of bench/ uses the catalogues of other packages (coreutils, tar, grep,
+sed, bash, findutils, diffutils, dpkg, apt, gettext, wget, gnupg2, libc,
+util-linux, glib20, gtk20, gtk30), and the extraction drops every string
+that those catalogues also hold, so the benchmark measures text the
+model has never seen.
+
+The model of a language is a table of costs of character bigrams: the
+cost of the pair (A, B) is -ln P(B | A), estimated from the training
+text, in quarters of a nat, from 0 to 63.  Before counting, an ASCII
+letter is folded to lower case, and any other ASCII character and the
+punctuation of is_punct become U+0020; other characters above U+007F
+are kept as they are.  Only pairs that
+hold at least one character above U+007F are counted (those are the
+pairs that tell code pages apart).  A pair is found by a hash of its two
+characters (the KEEP_PAIRS most frequent pairs only) into one of 2^BITS buckets per language; a bucket that
+several pairs share keeps the lowest cost, and a bucket no pair reached
+holds UNSEEN.  The pair (0, C), which folding never makes, holds the
+cost -ln P(C) of the character C among those above U+007F: an unseen
+pair (A, C) costs that plus BACKOFF in detect_score.c.  Each table is written as a string of one character per
+bucket (ALPHABET[cost], letters, digits, '+' and '-': no quote, no
+backslash, no trigraph), and model_digit maps them back, so the header
+stays small.
+
+The hash and the folding must stay in step with detect_score.c.
+"""
+
+import math
+import os
+import sys
+
+BITS = 13
+UNSEEN = 60              # 15 nats: a pair the language never showed.
+SCALE = 4                # Costs in quarters of a nat.
+# Only the most frequent pairs and characters of each language are kept,
+# so that about half of the buckets stay empty: a table where every
+# bucket holds some pair (Chinese and Japanese have hundreds of thousands)
+# would find any text likely.
+KEEP_PAIRS = 3000
+KEEP_CHARS = 1200
+ALPHABET = ('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+            'abcdefghijklmnopqrstuvwxyz+-')
+
+# The languages, in the order of enum detect_lang in detect_score.c.
+LANGS = ('de', 'fr', 'es', 'cs', 'pl', 'hu', 'ru', 'uk', 'el', 'tr', 'he',
+         'ar', 'lt', 'lv', 'et', 'ja', 'zh_CN', 'zh_TW', 'ko')
+
+
+PUNCT = (0xA0, 0xAB, 0xBB, 0x2013, 0x2014, 0x2018, 0x2019, 0x201C, 0x201D,
+         0x201E, 0x2026, 0x20AC)
+
+
+def is_punct(c):
+    """Punctuation that text in any script may hold: the no-break space,
+    guillemets, dashes, curly quotes, the ellipsis and the euro sign."""
+    return c in PUNCT
+
+
+def fold(c):
+    if is_punct(c):
+        return 0x20
+    if c < 0x80:
+        if 0x41 <= c <= 0x5A:
+            return c + 0x20
+        if 0x61 <= c <= 0x7A:
+            return c
+        return 0x20
+    return c
+
+
+def bucket(a, b):
+    h = (a * 0x9E3779B1 + b) & 0xFFFFFFFF
+    h = (h * 0x85EBCA77) & 0xFFFFFFFF
+    h ^= h >> 15
+    return h >> (32 - BITS)
+
+
+def train(path):
+    pairs, firsts = {}, {}
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            prev = 0x20
+            for ch in line.rstrip('\n') + ' ':
+                c = fold(ord(ch))
+                if c >= 0x80 or prev >= 0x80:
+                    pairs[(prev, c)] = pairs.get((prev, c), 0) + 1
+                firsts[prev] = firsts.get(prev, 0) + 1
+                prev = c
+    table = [UNSEEN] * (1 << BITS)
+    # Unigrams, for the back-off of unseen pairs: the pair (0, C) holds
+    # -ln P(C) over the characters above U+007F.
+    total = sum(n for c, n in firsts.items() if c >= 0x80)
+    unigrams = sorted(((n, c) for c, n in firsts.items() if c >= 0x80),
+                      reverse=True)[:KEEP_CHARS]
+    for n, c in unigrams:
+        if True:
+            q = min(UNSEEN - 1, int(round(-math.log(n / total) * SCALE)))
+            k = bucket(0, c)
+            table[k] = min(table[k], q)
+    kept = sorted(((n, ab) for ab, n in pairs.items()), reverse=True)
+    for n, (a, b) in kept[:KEEP_PAIRS]:
+        cost = -math.log(n / firsts[a])
+        q = min(UNSEEN - 1, int(round(cost * SCALE)))
+        k = bucket(a, b)
+        table[k] = min(table[k], q)
+    return table
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit('usage: gen-detect-model.py TRAINDIR')
+    out = sys.stdout
+    out.write('/* GENERATED FILE, by tools/gen-detect-model.py from Debian\'s '
+              'translated manual\n   pages and GUI catalogues; do not '
+              'edit.  See that script for the\n   sources and the '
+              'format.  */\n\n')
+    out.write('enum { MODEL_BITS = %d, MODEL_UNSEEN = %d, MODEL_SCALE = %d,'
+              ' MODEL_LANGS = %d };\n\n' % (BITS, UNSEEN, SCALE, len(LANGS)))
+    digit = [0] * 128
+    for q, ch in enumerate(ALPHABET):
+        digit[ord(ch)] = q
+    out.write('/* The cost that each character of model_costs stands for.  */\n'
+              'static unsigned char const model_digit[128] = {\n')
+    for i in range(0, 128, 16):
+        out.write('  %s,\n' % ', '.join('%d' % d for d in digit[i:i + 16]))
+    out.write('};\n\n')
+    # Rows of 2048 buckets, below the longest string ISO C requires compilers
+    # to take: language L's bucket K is in row L * ROWS + K / 2048.
+    rows = (1 << BITS) // 2048
+    out.write('enum { MODEL_ROWS = %d };\n\n' % rows)
+    out.write('static char const model_costs[MODEL_LANGS * MODEL_ROWS]'
+              '[2048 + 1] = {\n')
+    for lang in LANGS:
+        table = train(os.path.join(sys.argv[1], lang + '.txt'))
+        s = ''.join(ALPHABET[q] for q in table)
+        for r in range(rows):
+            out.write('  /* %s, row %d */\n' % (lang, r))
+            row = s[r * 2048:(r + 1) * 2048]
+            for i in range(0, len(row), 72):
+                out.write('  "%s"\n' % row[i:i + 72])
+            out.write('  ,\n')
+    out.write('};\n')
+
+
+if __name__ == '__main__':
+    main()
