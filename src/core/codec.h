@@ -152,7 +152,14 @@ struct decoder
 /* The pivot: values with the offsets of their first input bytes,
    relative to the start of the current input buffer (negative when a
    value began in an earlier one), and the number of input bytes each
-   came from.  */
+   came from.  A decoder may need room for PIVOT_MIN_ROOM values to make
+   progress (one bridged character can become several values): a pivot
+   has at least that capacity, and a decoder that has values in it
+   already may stop with DECODE_OUTPUT_FULL when less room is left, even
+   at the end of its input.  So a caller that decodes N values in one
+   call gives the pivot room for N + PIVOT_MIN_ROOM.  */
+enum { PIVOT_MIN_ROOM = 8 };
+
 struct pivot
 {
   ucs4_t *cp;

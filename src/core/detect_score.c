@@ -103,17 +103,17 @@ candidate_codec (struct candidate const *c)
           : iconv_bridge_find (c->name, false, NULL));
 }
 
-/* Decode IN[0..N) with a fresh decoder of C into CP (room for N
-   values).  Returns the number of values, or -1 at an error (a
+/* Decode IN[0..N) with a fresh decoder of C into CP (room for
+   N + PIVOT_MIN_ROOM values).  Returns the number of values, or -1 at an error (a
    sequence cut by the end of IN is no error unless LAST).  */
 static ptrdiff_t
 decode_all (struct codec const *c, uint8_t const *in, size_t n, bool last,
             ucs4_t *cp)
 {
   struct decoder d;
-  int64_t *off = xnmalloc (n + 1, sizeof *off);
-  uint8_t *nb = xmalloc (n + 1);
-  struct pivot p = { cp, off, nb, 0, n + 1 };
+  int64_t *off = xnmalloc (n + PIVOT_MIN_ROOM, sizeof *off);
+  uint8_t *nb = xmalloc (n + PIVOT_MIN_ROOM);
+  struct pivot p = { cp, off, nb, 0, n + PIVOT_MIN_ROOM };
   size_t len = n;
   enum decode_status st;
 
@@ -135,11 +135,12 @@ legacy_single_byte (struct codec const *c, uint32_t table[128])
   for (b = 0; b < 256; b++)
     {
       uint8_t byte = (uint8_t) b;
-      ucs4_t cp[4];
+      /* One value, and the room a decoder may want after it.  */
+      ucs4_t cp[1 + PIVOT_MIN_ROOM];
       struct decoder d;
-      int64_t off[4];
-      uint8_t nb[4];
-      struct pivot p = { cp, off, nb, 0, 4 };
+      int64_t off[1 + PIVOT_MIN_ROOM];
+      uint8_t nb[1 + PIVOT_MIN_ROOM];
+      struct pivot p = { cp, off, nb, 0, 1 + PIVOT_MIN_ROOM };
       size_t len = 1;
       enum decode_status st;
 
@@ -291,7 +292,7 @@ reads_ascii (struct codec const *c, uint64_t const released[2])
     if (released[b / 64] >> (b % 64) & 1)
       {
         uint8_t byte = (uint8_t) b;
-        ucs4_t cp[4];
+        ucs4_t cp[1 + PIVOT_MIN_ROOM];
         if (decode_all (c, &byte, 1, true, cp) != 1 || cp[0] != b)
           return false;
       }
@@ -304,7 +305,7 @@ score_all (uint8_t const *win, size_t n, bool last,
            uint64_t const released[2], uint64_t *cost)
 {
   ucs4_t *seg = xnmalloc (n + 1, sizeof *seg);
-  ucs4_t *text = xnmalloc (n + 1, sizeof *text);
+  ucs4_t *text = xnmalloc (n + PIVOT_MIN_ROOM, sizeof *text);
   size_t k = segment (win, n, last, seg), i;
 
   for (i = 0; i < CANDIDATES; i++)

@@ -119,7 +119,7 @@ enum
      knows.  */
   BRIDGE_VIEW = 2 * MAX_ERROR_BYTES,
   /* The most values one input character may become.  */
-  BRIDGE_MAX_VALUES = 8
+  BRIDGE_MAX_VALUES = PIVOT_MIN_ROOM
 };
 
 /* A bridged codec.  */
