@@ -20,7 +20,9 @@ The model of a language is a table of costs of character bigrams: the
 cost of the pair (A, B) is -ln P(B | A), estimated from the training
 text, in quarters of a nat, from 0 to 63.  Before counting, an ASCII
 letter is folded to lower case, and any other ASCII character and the
-punctuation of is_punct become U+0020; other characters above U+007F
+punctuation of is_punct become U+0020 (the curly single quotes are kept:
+ISO-8859-7 reads CP1253's capital alpha with tonos as one, and Greek
+text seldom holds one between letters); other characters above U+007F
 are kept as they are.  Only pairs that
 hold at least one character above U+007F are counted (those are the
 pairs that tell code pages apart).  A pair is found by a hash of its two
@@ -57,8 +59,8 @@ LANGS = ('de', 'fr', 'es', 'cs', 'pl', 'hu', 'ru', 'uk', 'el', 'tr', 'he',
          'ar', 'lt', 'lv', 'et', 'ja', 'zh_CN', 'zh_TW', 'ko')
 
 
-PUNCT = (0xA0, 0xAB, 0xBB, 0x2013, 0x2014, 0x2018, 0x2019, 0x201C, 0x201D,
-         0x201E, 0x2026, 0x20AC)
+PUNCT = (0xA0, 0xAB, 0xBB, 0x2013, 0x2014, 0x201C, 0x201D, 0x201E, 0x2026,
+         0x20AC)
 
 
 def is_punct(c):
