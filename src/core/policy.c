@@ -432,6 +432,53 @@ policy_decode_error (struct policy_config const *cfg,
     }
 }
 
+int
+policy_decode_error_bytes (struct policy_config const *cfg,
+                           struct codec_error const *err,
+                           uint8_t const *fffd, size_t fffd_len,
+                           uint8_t *out, bool *lost)
+{
+  static char const hex[] = "0123456789abcdef";
+  unsigned int i;
+  bool ascii_bytes = (cfg->to_flags & CODEC_ASCII_BYTES) != 0;
+
+  switch (cfg->policy)
+    {
+    case POLICY_REPLACE:
+      for (i = 0; i < fffd_len; i++)
+        out[i] = fffd[i];
+      return fffd_len > 0 ? (int) fffd_len : -1;
+    case POLICY_ESCAPE:
+      if (cfg->byte_fmt || !ascii_bytes)
+        return -1;
+      for (i = 0; i < err->len; i++)
+        {
+          uint8_t b = err->bytes[i];
+          out[4 * i] = '\\';
+          out[4 * i + 1] = 'x';
+          out[4 * i + 2] = (uint8_t) hex[b >> 4];
+          out[4 * i + 3] = (uint8_t) hex[b & 0xF];
+        }
+      return (int) (4 * err->len);
+    case POLICY_SURROGATEESCAPE:
+      /* As policy_decode_error: a byte below 0x80 stops.  */
+      if (!ascii_bytes)
+        return -1;
+      for (i = 0; i < err->len; i++)
+        if (err->bytes[i] < 0x80)
+          return -1;
+      for (i = 0; i < err->len; i++)
+        out[i] = err->bytes[i];
+      return (int) err->len;
+    case POLICY_IGNORE:
+      *lost = true;
+      return 0;
+    case POLICY_STRICT:
+      break;
+    }
+  return -1;
+}
+
 void
 policy_encode_error (struct policy_config const *cfg, ucs4_t c,
                      unsigned int to_flags, bool replacement,

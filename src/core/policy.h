@@ -66,6 +66,14 @@ enum
   SUBST_DEFAULT_MAX = (4 * MAX_ERROR_BYTES > 10 ? 4 * MAX_ERROR_BYTES : 10)
 };
 
+/* The most bytes policy_decode_error_bytes writes: \xhh for each byte
+   of an error, or an encoded U+FFFD.  */
+enum
+{
+  POLICY_BYTES_MAX = (4 * MAX_ERROR_BYTES > MAX_ENCODED
+                      ? 4 * MAX_ERROR_BYTES : MAX_ENCODED)
+};
+
 /* The whole verdict on one error: stop, or what to write instead (values
    to encode, a raw byte), and what it counts as.  */
 struct verdict
@@ -129,6 +137,21 @@ bool policy_passes_lone_surrogates (struct policy_config const *,
 /* The verdict on the decoding error ERR.  */
 void policy_decode_error (struct policy_config const *,
                           struct codec_error const *err, struct verdict *);
+
+/* The verdict on the decoding error ERR when it is bytes known without
+   an encoder, as policy_decode_error's verdict would write them: \xhh
+   (escape without --byte-subst) or the bytes themselves
+   (surrogateescape) to an output that writes ASCII as itself
+   (CODEC_ASCII_BYTES in the config's TO_FLAGS), U+FFFD (replace) as
+   FFFD[0..FFFD_LEN), the output's encoding of it, or nothing (ignore,
+   which sets *LOST).  Writes them to OUT (room for POLICY_BYTES_MAX
+   bytes) and returns their number; returns -1, writing nothing, when the
+   verdict is anything else (a stop, a format, values to encode, or
+   FFFD_LEN 0): policy_decode_error gives it then.  */
+int policy_decode_error_bytes (struct policy_config const *,
+                               struct codec_error const *err,
+                               uint8_t const *fffd, size_t fffd_len,
+                               uint8_t *out, bool *lost);
 
 /* The verdict on C, which the output encoding, whose flags are TO_FLAGS,
    cannot encode.  REPLACEMENT says that C stands for a decoding error
