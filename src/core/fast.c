@@ -44,8 +44,11 @@ utf8_stop (uint8_t const *in, size_t u, size_t n, struct codec_error *err)
       if (r < 0)
         {
           unsigned int i, len = (unsigned int) -r;
-          for (i = 0; i < len; i++)
-            err->bytes[i] = in[u + i];
+          if (n - u >= 4)
+            memcpy (err->bytes, in + u, 4);
+          else
+            for (i = 0; i < len; i++)
+              err->bytes[i] = in[u + i];
           err->len = len;
           err->kind = kind;
           err->rel_offset = 0;

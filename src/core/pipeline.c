@@ -74,11 +74,7 @@ struct run
                                    none.  */
   pipeline_write_fn *write;     /* Takes the output instead of OUT_FD.  */
   void *write_arg;
-  /* U+FFFD in the output encoding, encoded once at the start (when the
-     encoder keeps no state and can encode it; otherwise FFFD_LEN is 0),
-     so that replace's substitute costs no call of the encoder.  */
-  uint8_t fffd[MAX_ENCODED];
-  size_t fffd_len;
+  struct policy_bytes bytes;     /* The verdicts written as bytes.  */
   /* The line-ending stage runs: an --eol that changes breaks, or
      --report, which counts them.  */
   bool eol_active;
@@ -152,15 +148,7 @@ pipeline_start (struct run_config const *cfg, int out_fd)
   if (cfg->eol != EOL_KEEP)
     r->scratch = xmalloc (OUT_CAP);
   encoder_init (&r->enc, cfg->to);
-  if (!(cfg->to->flags & CODEC_STATEFUL))
-    {
-      static ucs4_t const fffd = 0xFFFD;
-      size_t one = 1, len = 0;
-      if (cfg->to->encode (&r->enc, &fffd, &one, r->fffd, &len,
-                           sizeof r->fffd) == ENCODE_INPUT_EMPTY
-          && one == 1 && r->enc.pending == 0)
-        r->fffd_len = len;
-    }
+  policy_bytes_plan (&r->cfg.policy, cfg->to, &r->bytes);
   pipeline_restart (r, out_fd, NULL, NULL);
   return r;
 }
@@ -327,11 +315,11 @@ put_known (struct run *r, struct verdict const *v)
     return false;
   if (!v->ascii)
     {
-      if (r->fffd_len == 0)
+      if (r->bytes.fffd_len == 0)
         return false;
-      make_room (r, r->fffd_len);
-      memcpy (r->out + r->out_len, r->fffd, r->fffd_len);
-      r->out_len += r->fffd_len;
+      make_room (r, r->bytes.fffd_len);
+      memcpy (r->out + r->out_len, r->bytes.fffd, r->bytes.fffd_len);
+      r->out_len += r->bytes.fffd_len;
       return true;
     }
   if (!(r->cfg.to->flags & CODEC_ASCII_BYTES))
@@ -583,9 +571,19 @@ flush_encoder (struct run *r)
     }
 }
 
-/* Handle the decoding error ERR when the policy's verdict on it is bytes
-   known without the encoder and nobody wants it located and described;
-   false when it cannot.  It then costs no verdict, pivot or encoder.  */
+/* Whether decode_error_quick may take the decoding errors of the file
+   F: nobody wants them located and described, and nothing waits to be
+   written before them.  No error that it takes changes that.  */
+static bool
+quick_errors (struct run const *r, struct file const *f)
+{
+  return (!error_wanted (r, f, false) && r->bom != BOMS_WANTED
+          && r->enc.pending == 0);
+}
+
+/* Handle the decoding error ERR, when quick_errors, if the policy's
+   verdict on it is bytes known without the encoder; false if not.  It
+   then costs no verdict, pivot or encoder.  */
 static inline bool
 decode_error_quick (struct run *r, struct file *f,
                     struct codec_error const *err)
@@ -593,12 +591,8 @@ decode_error_quick (struct run *r, struct file *f,
   bool lost = false;
   int k;
 
-  if (error_wanted (r, f, false) || r->bom == BOMS_WANTED
-      || r->enc.pending != 0)
-    return false;
   make_room (r, POLICY_BYTES_MAX);
-  k = policy_decode_error_bytes (&r->cfg.policy, err, r->fffd, r->fffd_len,
-                                 r->out + r->out_len, &lost);
+  k = policy_bytes_write (&r->bytes, err, r->out + r->out_len, &lost);
   if (k < 0)
     return false;
   r->out_len += (size_t) k;
@@ -619,7 +613,7 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
 
   if (!flush_held_cr (r, f, at))
     return false;
-  if (decode_error_quick (r, f, err))
+  if (quick_errors (r, f) && decode_error_quick (r, f, err))
     return true;
   policy_decode_error (&r->cfg.policy, err, &v);
   f->stats.decode_errors[err->kind]++;
@@ -765,6 +759,8 @@ static size_t
 convert_fast_through (struct run *r, struct file *f, uint8_t const *in,
                       size_t pos, size_t n, struct codec_error *err)
 {
+  if (!quick_errors (r, f))
+    return pos;
   do
     {
       size_t produced, used;

@@ -432,51 +432,52 @@ policy_decode_error (struct policy_config const *cfg,
     }
 }
 
-int
-policy_decode_error_bytes (struct policy_config const *cfg,
-                           struct codec_error const *err,
-                           uint8_t const *fffd, size_t fffd_len,
-                           uint8_t *out, bool *lost)
+void
+policy_bytes_plan (struct policy_config const *cfg, struct codec const *to,
+                   struct policy_bytes *pb)
 {
-  static char const hex[] = "0123456789abcdef";
-  unsigned int i;
-  bool ascii_bytes = (cfg->to_flags & CODEC_ASCII_BYTES) != 0;
+  bool ascii_bytes = (to->flags & CODEC_ASCII_BYTES) != 0;
+  unsigned int b, k;
 
+  memset (pb, 0, sizeof *pb);
+  if (!(to->flags & CODEC_STATEFUL))
+    {
+      static ucs4_t const fffd = 0xFFFD;
+      struct encoder enc;
+      size_t one = 1, len = 0;
+      encoder_init (&enc, to);
+      if (to->encode (&enc, &fffd, &one, pb->fffd, &len, sizeof pb->fffd)
+          == ENCODE_INPUT_EMPTY && one == 1 && enc.pending == 0)
+        pb->fffd_len = len;
+      encoder_release (&enc);
+    }
   switch (cfg->policy)
     {
     case POLICY_REPLACE:
-      for (i = 0; i < fffd_len; i++)
-        out[i] = fffd[i];
-      return fffd_len > 0 ? (int) fffd_len : -1;
+      pb->how = pb->fffd_len > 0 ? BYTES_FFFD : BYTES_NONE;
+      break;
     case POLICY_ESCAPE:
-      if (cfg->byte_fmt || !ascii_bytes)
-        return -1;
-      for (i = 0; i < err->len; i++)
+      pb->how = !cfg->byte_fmt && ascii_bytes ? BYTES_HEX : BYTES_NONE;
+      for (b = 0; b < 256 && pb->how == BYTES_HEX; b++)
         {
-          uint8_t b = err->bytes[i];
-          out[4 * i] = '\\';
-          out[4 * i + 1] = 'x';
-          out[4 * i + 2] = (uint8_t) hex[b >> 4];
-          out[4 * i + 3] = (uint8_t) hex[b & 0xF];
+          struct verdict v;
+          v.len = 0;
+          append_byte_escape (&v, (uint8_t) b);
+          for (k = 0; k < 4; k++)
+            pb->hex[b][k] = (uint8_t) v.cp[k];
         }
-      return (int) (4 * err->len);
+      break;
     case POLICY_SURROGATEESCAPE:
-      /* As policy_decode_error: a byte below 0x80 stops.  */
-      if (!ascii_bytes)
-        return -1;
-      for (i = 0; i < err->len; i++)
-        if (err->bytes[i] < 0x80)
-          return -1;
-      for (i = 0; i < err->len; i++)
-        out[i] = err->bytes[i];
-      return (int) err->len;
+      /* As policy_decode_error: raw bytes to such an output.  */
+      pb->how = ascii_bytes ? BYTES_RAW : BYTES_NONE;
+      break;
     case POLICY_IGNORE:
-      *lost = true;
-      return 0;
+      pb->how = BYTES_DROP;
+      break;
     case POLICY_STRICT:
+      pb->how = BYTES_NONE;
       break;
     }
-  return -1;
 }
 
 void

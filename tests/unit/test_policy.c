@@ -499,54 +499,57 @@ verdict_bytes (struct verdict const *v, unsigned int to_flags,
   return (int) v->len;
 }
 
-/* policy_decode_error_bytes says what policy_decode_error says, as
-   bytes, or declines: every policy, with and without a format, to
-   outputs that write ASCII as itself or not, with and without an
-   encoded U+FFFD, on errors of 1 to 4 bytes.  */
+/* policy_bytes_write, as policy_bytes_plan decides, writes what
+   policy_decode_error's verdict says, or declines: every policy, with
+   and without a format, to an output that writes ASCII as itself and
+   U+FFFD (UTF-8), one that writes ASCII as itself but not U+FFFD
+   (ISO-8859-1), and one that does not (UTF-16LE), on errors of 1 to 4
+   bytes.  */
 static void
-test_policy_decode_error_bytes (void)
+test_policy_bytes (void)
 {
   static uint8_t const errors[][5] = {
     { 2, 0xE1, 0x80 }, { 1, 0x42 }, { 1, 0xC0 }, { 1, 0x80 },
     { 3, 0xF4, 0x90, 0x80 }, { 4, 0xFF, 0x00, 0x7F, 0xFE }
   };
-  static uint8_t const fffd[] = { 0xEF, 0xBF, 0xBD };
+  static char const *const outputs[] = { "UTF-8", "ISO-8859-1", "UTF-16LE" };
   struct subst_format const *hex_fmt = fmt ("<%02X>");
-  size_t cases = 0, bad = 0, e, f, z;
-  int p, t;
+  size_t cases = 0, bad = 0, e, f, t;
+  int p;
 
   for (p = POLICY_STRICT; p <= POLICY_IGNORE; p++)
     for (f = 0; f < 2; f++)
-      for (t = 0; t < 2; t++)
-        for (z = 0; z < 2; z++)
-          for (e = 0; e < COUNT (errors); e++)
-            {
-              struct policy_config cfg = { (enum policy) p, NULL, NULL, 0 };
-              struct codec_error err;
-              struct verdict v;
-              uint8_t want[POLICY_BYTES_MAX], got[POLICY_BYTES_MAX];
-              bool lost = false;
-              int wn, gn;
-              memset (&err, 0, sizeof err);
-              err.len = errors[e][0];
-              memcpy (err.bytes, errors[e] + 1, err.len);
-              err.kind = ERR_TRUNCATED;
-              cfg.byte_fmt = f ? hex_fmt : NULL;
-              cfg.to_flags = t ? CODEC_ASCII_BYTES | CODEC_UNICODE : 0;
-              policy_decode_error (&cfg, &err, &v);
-              wn = verdict_bytes (&v, cfg.to_flags, fffd, z ? 3 : 0, want);
-              gn = policy_decode_error_bytes (&cfg, &err, fffd, z ? 3 : 0,
-                                              got, &lost);
-              cases++;
-              if (wn != gn || (gn > 0 && memcmp (want, got, (size_t) gn))
-                  || (gn >= 0 && lost != v.lost))
-                {
-                  if (bad++ < 5)
-                    diag ("policy %s, format %zu, flags %d, fffd %zu, "
-                          "error %zu: %d bytes, wanted %d",
-                          policy_name ((enum policy) p), f, t, z, e, gn, wn);
-                }
-            }
+      for (t = 0; t < COUNT (outputs); t++)
+        for (e = 0; e < COUNT (errors); e++)
+          {
+            struct codec const *to = registry_find (outputs[t]);
+            struct policy_config cfg = { (enum policy) p, NULL, NULL, 0 };
+            struct policy_bytes pb;
+            struct codec_error err;
+            struct verdict v;
+            uint8_t want[POLICY_BYTES_MAX], got[POLICY_BYTES_MAX];
+            bool lost = false;
+            int wn, gn;
+            memset (&err, 0, sizeof err);
+            err.len = errors[e][0];
+            memcpy (err.bytes, errors[e] + 1, err.len);
+            err.kind = ERR_TRUNCATED;
+            cfg.byte_fmt = f ? hex_fmt : NULL;
+            cfg.to_flags = to->flags;
+            policy_decode_error (&cfg, &err, &v);
+            policy_bytes_plan (&cfg, to, &pb);
+            wn = verdict_bytes (&v, to->flags, pb.fffd, pb.fffd_len, want);
+            gn = policy_bytes_write (&pb, &err, got, &lost);
+            cases++;
+            if (wn != gn || (gn > 0 && memcmp (want, got, (size_t) gn))
+                || (gn >= 0 && lost != v.lost))
+              {
+                if (bad++ < 5)
+                  diag ("policy %s, format %zu, to %s, error %zu: %d bytes, "
+                        "wanted %d", policy_name ((enum policy) p), f,
+                        outputs[t], e, gn, wn);
+              }
+          }
   ok (bad == 0, "decode error as bytes agrees with the verdict in %zu "
       "cases", cases);
 }
@@ -559,7 +562,7 @@ main (void)
   setvbuf (stdout, NULL, _IOLBF, 0);
   test_policy_names ();
   test_policy_decode_error ();
-  test_policy_decode_error_bytes ();
+  test_policy_bytes ();
   test_policy_encode_error ();
   test_format_like_printf ();
   test_format_wide ();
