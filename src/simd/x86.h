@@ -247,28 +247,17 @@ utf8_check_tail (uint8_t const *s, size_t n, size_t end, uint8_t *out,
    flagged at or after its bytes, at the latest at the byte that shows
    it, so the bytes before the character around the flag are well-formed,
    and the longest prefix ends no later than the flag.  Return where the
-   scalar reading started, near the flag, and set *V to the length of
-   the well-formed sequences it read from there (Table 3-7 through
-   utf8_sequence, inline: the fast paths meet this at every error); add
-   the newlines up to their end to *NL.  */
+   portable validator started, near the flag, and set *V to the length it
+   found from there; add the newlines up to its end to *NL.  */
 static inline __attribute__ ((always_inline)) size_t
 utf8_check_flagged (uint8_t const *s, size_t i, size_t at, uint64_t lf,
                     size_t *nl, size_t *v)
 {
-  size_t from = char_boundary (s, i + at), end = i + at + 1, p = from;
-  while (p < end)
+  size_t from = char_boundary (s, i + at);
+  *v = scalar_utf8_valid_len (s + from, i + at + 1 - from);
+  if (from + *v > i)
     {
-      ucs4_t c;
-      enum err_kind kind;
-      int r = utf8_sequence (&utf8_form, s + p, end - p, true, &c, &kind);
-      if (r <= 0)
-        break;
-      p += (size_t) r;
-    }
-  *v = p - from;
-  if (p > i)
-    {
-      size_t k = p - i;
+      size_t k = from + *v - i;
       *nl += (size_t) __builtin_popcountll (k < 64 ? lf & ((1ull << k) - 1)
                                             : lf);
     }
