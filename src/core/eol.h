@@ -12,8 +12,8 @@
    The stage counts the breaks it reads, by kind, for --report, also
    under EOL_KEEP, where it changes nothing.
 
-   The pipeline runs it on pivot values (in pipeline.c), and on the bytes
-   a fast path wrote (here): text in an encoding where the bytes 0x0D and
+   The pipeline runs it on pivot values (in pipeline.c; it counts them
+   with eol_count_values), and on the bytes a fast path wrote (here): text in an encoding where the bytes 0x0D and
    0x0A stand only for CR and LF (UTF-8, the ASCII-based single-byte
    encodings).  */
 
@@ -68,6 +68,10 @@ size_t eol_convert_in_place (struct eol_state *st, uint8_t *buf, size_t n,
 /* Count the breaks of the bytes S[0..N), which are written as they are
    (EOL_KEEP).  */
 void eol_count_bytes (struct eol_state *st, uint8_t const *s, size_t n);
+
+/* Count the breaks of the values CP[0..N), which are written as they
+   are (EOL_KEEP).  */
+void eol_count_values (struct eol_state *st, uint32_t const *cp, size_t n);
 
 /* The length of the longest prefix of the bytes S[0..N) that holds no
    break that MODE changes: no CR, and no LF when MODE changes it.  */

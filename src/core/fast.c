@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "simd/kernels.h"
+#include "unicode/utf8.h"
 
 static size_t
 min (size_t a, size_t b)
@@ -25,38 +26,73 @@ min (size_t a, size_t b)
   return a < b ? a : b;
 }
 
+/* A fast path from UTF-8 stopped at IN[U..N): describe in *ERR the
+   ill-formed sequence that starts there, if one does, as the UTF-8
+   decoder's step would (it is utf8_sequence with the same form); a
+   sequence that N cuts short is none, since more input may follow.
+   Returns U.  A kernel stops only at character boundaries, where the
+   decoder, holding nothing, would start reading.  */
+static inline size_t
+utf8_stop (uint8_t const *in, size_t u, size_t n, struct codec_error *err)
+{
+  err->len = 0;
+  if (u < n && in[u] >= 0x80)
+    {
+      ucs4_t c;
+      enum err_kind kind;
+      int r = utf8_sequence (&utf8_form, in + u, n - u, false, &c, &kind);
+      if (r < 0)
+        {
+          unsigned int i, len = (unsigned int) -r;
+          if (n - u >= 4)
+            memcpy (err->bytes, in + u, 4);
+          else
+            for (i = 0; i < len; i++)
+              err->bytes[i] = in[u + i];
+          err->len = len;
+          err->kind = kind;
+          err->rel_offset = 0;
+        }
+    }
+  return u;
+}
+
 static size_t
 utf8_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-              size_t *produced, uint64_t *newlines)
+              size_t *produced, uint64_t *newlines, struct codec_error *err)
 {
   size_t v = kernels->utf8_valid_copy (in, min (n, cap), out, newlines);
   *produced = v;
-  return v;
+  return utf8_stop (in, v, n, err);
 }
 
 /* UTF-8 to UTF-16 (WIDTH 2) or UTF-32 (WIDTH 4), in the byte order BIG.  */
 static inline size_t
 utf8_to_wide (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-              size_t *produced, uint64_t *newlines, int width, bool big)
+              size_t *produced, uint64_t *newlines, struct codec_error *err,
+              int width, bool big)
 {
   /* Every UTF-8 byte becomes at most WIDTH output bytes.  */
-  size_t v;
-  n = min (n, cap / (size_t) width);
+  size_t v, m = min (n, cap / (size_t) width);
   if (kernels->utf8_to_wide_checked)
-    return kernels->utf8_to_wide_checked (in, n, out, width, big, produced,
-                                          newlines);
-  v = kernels->utf8_valid_copy (in, n, NULL, newlines);
-  *produced = (width == 2 ? kernels->utf8_to_utf16 (in, v, out, big)
-               : kernels->utf8_to_utf32 (in, v, out, big));
-  return v;
+    v = kernels->utf8_to_wide_checked (in, m, out, width, big, produced,
+                                       newlines);
+  else
+    {
+      v = kernels->utf8_valid_copy (in, m, NULL, newlines);
+      *produced = (width == 2 ? kernels->utf8_to_utf16 (in, v, out, big)
+                   : kernels->utf8_to_utf32 (in, v, out, big));
+    }
+  return utf8_stop (in, v, n, err);
 }
 
 #define UTF8_TO_WIDE(NAME, WIDTH, BIG)                                     \
   static size_t                                                            \
   NAME (uint8_t const *in, size_t n, uint8_t *out, size_t cap,             \
-        size_t *produced, uint64_t *newlines)                              \
+        size_t *produced, uint64_t *newlines, struct codec_error *err)     \
   {                                                                        \
-    return utf8_to_wide (in, n, out, cap, produced, newlines, WIDTH, BIG); \
+    return utf8_to_wide (in, n, out, cap, produced, newlines, err, WIDTH,  \
+                         BIG);                                             \
   }
 
 UTF8_TO_WIDE (utf8_to_utf16le, 2, false)
@@ -77,15 +113,17 @@ utf16_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
 
 static size_t
 utf16le_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-                 size_t *produced, uint64_t *newlines)
+                 size_t *produced, uint64_t *newlines, struct codec_error *err)
 {
+  err->len = 0;
   return utf16_to_utf8 (in, n, out, cap, produced, newlines, false);
 }
 
 static size_t
 utf16be_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-                 size_t *produced, uint64_t *newlines)
+                 size_t *produced, uint64_t *newlines, struct codec_error *err)
 {
+  err->len = 0;
   return utf16_to_utf8 (in, n, out, cap, produced, newlines, true);
 }
 
@@ -96,8 +134,10 @@ static uint8_t sb_to_utf8[128][4];
 
 static size_t
 single_byte_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-                     size_t *produced, uint64_t *newlines)
+                     size_t *produced, uint64_t *newlines,
+                     struct codec_error *err)
 {
+  err->len = 0;
   return kernels->sb_to_utf8 (in, min (n, cap / 3), out, sb_to_utf8,
                               produced, newlines);
 }
@@ -109,10 +149,12 @@ static int16_t utf8_to_sb[0x800];
 
 static size_t
 utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-                     size_t *produced, uint64_t *newlines)
+                     size_t *produced, uint64_t *newlines,
+                     struct codec_error *err)
 {
-  return kernels->utf8_to_sb (in, min (n, cap), out, utf8_to_sb, produced,
-                              newlines);
+  return utf8_stop (in, kernels->utf8_to_sb (in, min (n, cap), out,
+                                             utf8_to_sb, produced, newlines),
+                    n, err);
 }
 
 /* Fill the single-byte tables from the codec's own step functions, so

@@ -5,7 +5,14 @@
    encodable characters) and stops before anything else: an error, a
    partial sequence at the end of the buffer, or an output buffer too full.
    The pipeline then lets the state machine handle the next few bytes and
-   comes back.  So the results are the state machine's, byte for byte.  */
+   comes back.  So the results are the state machine's, byte for byte.
+
+   Where a fast path from UTF-8 stops before an ill-formed sequence, it
+   says so, with the error the decoder would report there (its bytes,
+   its length as a maximal subpart, its kind), found with the same rule
+   (utf8_sequence of unicode/utf8.h, which the decoder's step calls):
+   the pipeline then hands the error to the policy at once, without the
+   decoder reading it again.  */
 
 #ifndef UTF8CONV_FAST_H
 #define UTF8CONV_FAST_H
@@ -16,10 +23,14 @@
 #include "codec.h"
 
 /* Convert a prefix of IN[0..N) into OUT[0..CAP).  Returns the number of
-   input bytes used; sets *PRODUCED to the output length and *NEWLINES to
-   the number of U+000A characters converted.  */
+   input bytes used, U; sets *PRODUCED to the output length and *NEWLINES
+   to the number of U+000A characters converted.  Sets ERR->len to 0, or
+   (from UTF-8 only) describes in *ERR the ill-formed sequence that
+   IN[U..N) starts with, as the decoder reading IN[U..N) of a buffer that
+   is not the last would report it (ERR->rel_offset is 0).  */
 typedef size_t fast_fn (uint8_t const *in, size_t n, uint8_t *out,
-                        size_t cap, size_t *produced, uint64_t *newlines);
+                        size_t cap, size_t *produced, uint64_t *newlines,
+                        struct codec_error *err);
 
 /* The fast path from FROM to TO, or NULL if there is none (or the
    kernels are off).  */

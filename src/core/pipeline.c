@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "fast.h"
+#include "history.h"
 #include "readahead.h"
 #include "full-write.h"
 #include "safe-read.h"
@@ -45,20 +46,8 @@ enum
      so that the fast path resumes soon after an error.  */
   SCALAR_WINDOW = 64,
   /* The fast path wants at least this much room in the output buffer.  */
-  FAST_ROOM = 1 << 14,
-  /* The last bytes of a file kept for the errors of values that began
-     in an earlier buffer: a power of 2, and at least MAX_HELD.  Only
-     while the decoder holds input back (-f auto's window) is more than
-     HISTORY_SHORT of each buffer kept.  */
-  HISTORY = 1 << 17,
-  HISTORY_SHORT = 512
+  FAST_ROOM = 1 << 14
 };
-
-_Static_assert ((int) MAX_HELD <= (int) HISTORY
-                && (HISTORY & (HISTORY - 1)) == 0
-                && (int) DETECT_LOOKAHEAD + MAX_ERROR_BYTES
-                   <= (int) HISTORY_SHORT,
-                "the history holds every byte a decoder may hold back");
 
 enum bom_state
 {
@@ -86,11 +75,7 @@ struct run
                                    none.  */
   pipeline_write_fn *write;     /* Takes the output instead of OUT_FD.  */
   void *write_arg;
-  /* U+FFFD in the output encoding, encoded once at the start (when the
-     encoder keeps no state and can encode it; otherwise FFFD_LEN is 0),
-     so that replace's substitute costs no call of the encoder.  */
-  uint8_t fffd[MAX_ENCODED];
-  size_t fffd_len;
+  struct policy_bytes bytes;     /* The verdicts written as bytes.  */
   /* The line-ending stage runs: an --eol that changes breaks, or
      --report, which counts them.  */
   bool eol_active;
@@ -124,16 +109,15 @@ struct file
   bool at_break;                /* The fast path stopped before a break
                                    (EOL_FAST_INPUT).  */
   bool eol_dos;                 /* The fast path's last output held a
-                                   CR: convert its next output from the
-                                   side, not in place.  */
+                                   CR: convert the next to the side.  */
   struct eol_state eol;
   bool at_start;                /* Nothing decoded yet.  */
   struct file_stats stats;      /* For --report.  */
   /* The buffer being converted, at offset BUF_BASE of the file, and the
-     last HISTORY bytes before it, by offset modulo HISTORY.  */
+     bytes before it (their buffer is the run's).  */
   uint8_t const *buf;
   uint64_t buf_base;
-  uint8_t *history;             /* HISTORY bytes.  */
+  struct history history;
 };
 
 /* Where the values passed to emit came from: each at OFF[i] relative
@@ -165,15 +149,7 @@ pipeline_start (struct run_config const *cfg, int out_fd)
   if (cfg->eol != EOL_KEEP)
     r->scratch = xmalloc (OUT_CAP);
   encoder_init (&r->enc, cfg->to);
-  if (!(cfg->to->flags & CODEC_STATEFUL))
-    {
-      static ucs4_t const fffd = 0xFFFD;
-      size_t one = 1, len = 0;
-      if (cfg->to->encode (&r->enc, &fffd, &one, r->fffd, &len,
-                           sizeof r->fffd) == ENCODE_INPUT_EMPTY
-          && one == 1 && r->enc.pending == 0)
-        r->fffd_len = len;
-    }
+  policy_bytes_plan (&r->cfg.policy, cfg->to, &r->bytes);
   pipeline_restart (r, out_fd, NULL, NULL);
   return r;
 }
@@ -220,34 +196,6 @@ make_room (struct run *r, size_t n)
 {
   if (OUT_CAP - r->out_len < n)
     write_out (r);
-}
-
-/* The input byte at offset AT of file F: in the buffer being converted,
-   or in the history of the earlier ones.  */
-static uint8_t
-input_byte (struct file const *f, uint64_t at)
-{
-  return (at >= f->buf_base ? f->buf[at - f->buf_base]
-          : f->history[at % HISTORY]);
-}
-
-/* Keep the last bytes of IN[0..N), at offset BASE of file F, for the
-   buffers to come.  */
-static void
-keep_history (struct file *f, uint8_t const *in, size_t n, uint64_t base)
-{
-  size_t keep = decoder_holds_input (&f->dec) ? HISTORY : HISTORY_SHORT;
-  size_t k = n < keep ? n : keep;
-  uint64_t at = base + n - k;
-  while (k > 0)
-    {
-      size_t slot = at % HISTORY, piece = HISTORY - slot;
-      if (piece > k)
-        piece = k;
-      memcpy (f->history + slot, in + (at - base), piece);
-      at += piece;
-      k -= piece;
-    }
 }
 
 /* Whether the data error of the file F that the policy handles unless
@@ -368,11 +316,11 @@ put_known (struct run *r, struct verdict const *v)
     return false;
   if (!v->ascii)
     {
-      if (r->fffd_len == 0)
+      if (r->bytes.fffd_len == 0)
         return false;
-      make_room (r, r->fffd_len);
-      memcpy (r->out + r->out_len, r->fffd, r->fffd_len);
-      r->out_len += r->fffd_len;
+      make_room (r, r->bytes.fffd_len);
+      memcpy (r->out + r->out_len, r->bytes.fffd, r->bytes.fffd_len);
+      r->out_len += r->bytes.fffd_len;
       return true;
     }
   if (!(r->cfg.to->flags & CODEC_ASCII_BYTES))
@@ -444,7 +392,8 @@ locate (struct file const *f, ucs4_t const *cp, size_t i,
       if (len > MAX_ERROR_BYTES)
         len = MAX_ERROR_BYTES;
       for (k = 0; k < len; k++)
-        e->err.bytes[k] = input_byte (f, e->offset + k);
+        e->err.bytes[k] = history_byte (&f->history, f->buf, f->buf_base,
+                                        e->offset + k);
       e->err.len = len;
     }
   else
@@ -545,27 +494,6 @@ emit_break (struct run *r, struct file *f, uint64_t base, int64_t off,
   return emit (r, f, brk, eol_break (f->eol.mode, brk), &b);
 }
 
-/* Count the breaks of CP[0..N), which pass as they are.  */
-static void
-count_breaks (struct eol_state *st, ucs4_t const *cp, size_t n)
-{
-  size_t i;
-  for (i = 0; i < n; i++)
-    {
-      if (st->held_cr)
-        {
-          st->held_cr = false;
-          if (cp[i] == 0x0A)
-            {
-              st->crlf++;
-              continue;
-            }
-          st->cr++;
-        }
-      st->held_cr = cp[i] == 0x0D;
-    }
-}
-
 /* Encode the decoded values CP[0..N), from the decoder's origin O,
    through the line-ending stage (eol.h).  Returns false when a strict
    error stopped the file.  */
@@ -581,7 +509,7 @@ emit_text (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
   if (st->mode == EOL_KEEP)
     {
       if (r->eol_active)
-        count_breaks (st, cp, n);
+        eol_count_values (st, cp, n);
       return emit (r, f, cp, n, o);
     }
   for (i = 0; i < n; i++)
@@ -644,28 +572,60 @@ flush_encoder (struct run *r)
     }
 }
 
-/* Deal with the decoding error the decoder reported, in a buffer whose
-   start is at BASE.  Returns false when the file must stop.  */
+/* Whether decode_error_quick may take the decoding errors of the file
+   F: nobody wants them located and described, and nothing waits to be
+   written before them.  No error that it takes changes that.  */
 static bool
-decode_error (struct run *r, struct file *f, uint64_t base)
+quick_errors (struct run const *r, struct file const *f)
+{
+  return (!error_wanted (r, f, false) && r->bom != BOMS_WANTED
+          && r->enc.pending == 0);
+}
+
+/* Handle the decoding error ERR, when quick_errors, if the policy's
+   verdict on it is bytes known without the encoder; false if not.  It
+   then costs no verdict, pivot or encoder.  */
+static inline bool
+decode_error_quick (struct run *r, struct file *f,
+                    struct codec_error const *err)
+{
+  bool lost = false;
+  int k;
+
+  make_room (r, POLICY_BYTES_MAX);
+  k = policy_bytes_write (&r->bytes, err, r->out + r->out_len, &lost);
+  if (k < 0)
+    return false;
+  r->out_len += (size_t) k;
+  f->stats.decode_errors[err->kind]++;
+  f->stats.handled++;
+  f->stats.dropped |= lost;
+  return true;
+}
+
+/* Deal with the decoding error ERR, at offset AT of the file.  Returns
+   false when the file must stop.  */
+static bool
+decode_error (struct run *r, struct file *f, struct codec_error const *err,
+              uint64_t at)
 {
   struct verdict v;
-  struct origin o;
   unsigned int i;
 
-  if (!flush_held_cr (r, f, base + (uint64_t) f->dec.error.rel_offset))
+  if (!flush_held_cr (r, f, at))
     return false;
-  policy_decode_error (&r->cfg.policy, &f->dec.error, &v);
-  f->stats.decode_errors[f->dec.error.kind]++;
-  o.base = base + (uint64_t) f->dec.error.rel_offset;
+  if (quick_errors (r, f) && decode_error_quick (r, f, err))
+    return true;
+  policy_decode_error (&r->cfg.policy, err, &v);
+  f->stats.decode_errors[err->kind]++;
   if (!error_wanted (r, f, v.stop))
     f->stats.handled++;
   else
     {
       struct data_error e;
       memset (&e, 0, sizeof e);
-      e.err = f->dec.error;
-      e.offset = o.base;
+      e.err = *err;
+      e.offset = at;
       e.line = f->dec.newlines + 1;
       /* -f auto names the form it detected; until it has detected one,
          the wrapper's own name.  */
@@ -684,13 +644,11 @@ decode_error (struct run *r, struct file *f, uint64_t base)
     }
   if (v.len > 0 && put_known (r, &v))
     return true;
-  o.off = NULL;
-  o.n = NULL;
-  o.lines = f->dec.newlines;
-  o.replaced = &f->dec.error;
-  if (v.format)
-    return emit_formatted (r, f, &v, &o);
-  return emit (r, f, v.cp, v.len, &o);
+  {
+    struct origin o = { NULL, NULL, at, f->dec.newlines, err };
+    return (v.format ? emit_formatted (r, f, &v, &o)
+            : emit (r, f, v.cp, v.len, &o));
+  }
 }
 
 /* The first file decides whether its signature is carried (--bom=auto).  */
@@ -743,10 +701,11 @@ fast_may_run (struct run const *r, struct file const *f)
 }
 
 /* Let the fast path convert what it can of IN[POS..N).  Returns the new
-   position.  */
+   position; *ERR describes the ill-formed sequence that starts there,
+   when the fast path found one (ERR->len is 0 otherwise).  */
 static size_t
 convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
-              size_t n)
+              size_t n, struct codec_error *err)
 {
   size_t produced, used, end = n, cap;
   uint64_t newlines;
@@ -766,7 +725,7 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
       dst = r->scratch;
       cap = (cap - 2) / 2;
     }
-  used = f->fast (in + pos, end - pos, dst, cap, &produced, &newlines);
+  used = f->fast (in + pos, end - pos, dst, cap, &produced, &newlines, err);
   /* The fast path bypasses the decoder, which counts the characters
      otherwise.  */
   if (r->cfg.report)
@@ -792,6 +751,35 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
   return pos + used;
 }
 
+/* The fast path stopped at IN[POS..N) before the ill-formed sequence
+   *ERR, with no line-ending stage: while decode_error_quick takes such
+   errors, let the fast path go on after each, doing only what
+   convert_fast does without the stage.  Returns the new position, where
+   ERR->len is 0 or the error is left to decode_error.  */
+static size_t
+convert_fast_through (struct run *r, struct file *f, uint8_t const *in,
+                      size_t pos, size_t n, struct codec_error *err)
+{
+  if (!quick_errors (r, f))
+    return pos;
+  do
+    {
+      size_t produced, used;
+      uint64_t newlines;
+      if (!decode_error_quick (r, f, err))
+        break;
+      pos += err->len;
+      make_room (r, FAST_ROOM);
+      used = f->fast (in + pos, n - pos, r->out + r->out_len,
+                      OUT_CAP - r->out_len, &produced, &newlines, err);
+      r->out_len += produced;
+      f->dec.newlines += newlines;
+      pos += used;
+    }
+  while (err->len > 0);
+  return pos;
+}
+
 /* Convert IN[0..N) of file F, which starts at offset BASE of the file.
    Returns false when a strict error stopped the file.  */
 static bool
@@ -813,7 +801,22 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       /* A fast path takes what it can once the file has started.  */
       if (f->fast && pos < n && fast_may_run (r, f))
         {
-          pos = convert_fast (r, f, in, pos, n);
+          struct codec_error err;
+          pos = convert_fast (r, f, in, pos, n, &err);
+          /* The fast path stopped before an ill-formed sequence and said
+             what the decoder would: the policy takes it at once, unless
+             a wrapper reads the input (-f auto may read it as CP1252).  */
+          if (f->reads != r->cfg.from)
+            err.len = 0;
+          if (err.len > 0 && !r->eol_active)
+            pos = convert_fast_through (r, f, in, pos, n, &err);
+          if (err.len > 0)
+            {
+              pos += err.len;
+              if (!decode_error (r, f, &err, base + pos - err.len))
+                return false;
+              continue;
+            }
           if (pos < n && OUT_CAP - r->out_len < FAST_ROOM)
             continue;
         }
@@ -852,7 +855,8 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       pos += len;
       if (st == DECODE_MALFORMED)
         {
-          if (!decode_error (r, f, o.base))
+          if (!decode_error (r, f, &f->dec.error,
+                             o.base + (uint64_t) f->dec.error.rel_offset))
             return false;
         }
       else if (st == DECODE_INPUT_EMPTY && pos == n)
@@ -912,7 +916,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   enum file_result result;
 
   f->name = name;
-  f->history = r->history;
+  f->history.bytes = r->history;
   f->at_start = true;
   decoder_init (&f->dec, r->cfg.from);
   f->dec.lone_surrogates_ok
@@ -951,7 +955,8 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
       ok = convert_buffer (r, f, in, n, base, last);
       if (ok && last)
         ok = flush_held_cr (r, f, base);
-      keep_history (f, in, n, base);
+      history_keep (&f->history, in, n, base,
+                    decoder_holds_input (&f->dec));
       base += n;
       if (!ok || last)
         flush_encoder (r);

@@ -433,6 +433,54 @@ policy_decode_error (struct policy_config const *cfg,
 }
 
 void
+policy_bytes_plan (struct policy_config const *cfg, struct codec const *to,
+                   struct policy_bytes *pb)
+{
+  bool ascii_bytes = (to->flags & CODEC_ASCII_BYTES) != 0;
+  unsigned int b, k;
+
+  memset (pb, 0, sizeof *pb);
+  if (!(to->flags & CODEC_STATEFUL))
+    {
+      static ucs4_t const fffd = 0xFFFD;
+      struct encoder enc;
+      size_t one = 1, len = 0;
+      encoder_init (&enc, to);
+      if (to->encode (&enc, &fffd, &one, pb->fffd, &len, sizeof pb->fffd)
+          == ENCODE_INPUT_EMPTY && one == 1 && enc.pending == 0)
+        pb->fffd_len = len;
+      encoder_release (&enc);
+    }
+  switch (cfg->policy)
+    {
+    case POLICY_REPLACE:
+      pb->how = pb->fffd_len > 0 ? BYTES_FFFD : BYTES_NONE;
+      break;
+    case POLICY_ESCAPE:
+      pb->how = !cfg->byte_fmt && ascii_bytes ? BYTES_HEX : BYTES_NONE;
+      for (b = 0; b < 256 && pb->how == BYTES_HEX; b++)
+        {
+          struct verdict v;
+          v.len = 0;
+          append_byte_escape (&v, (uint8_t) b);
+          for (k = 0; k < 4; k++)
+            pb->hex[b][k] = (uint8_t) v.cp[k];
+        }
+      break;
+    case POLICY_SURROGATEESCAPE:
+      /* As policy_decode_error: raw bytes to such an output.  */
+      pb->how = ascii_bytes ? BYTES_RAW : BYTES_NONE;
+      break;
+    case POLICY_IGNORE:
+      pb->how = BYTES_DROP;
+      break;
+    case POLICY_STRICT:
+      pb->how = BYTES_NONE;
+      break;
+    }
+}
+
+void
 policy_encode_error (struct policy_config const *cfg, ucs4_t c,
                      unsigned int to_flags, bool replacement,
                      struct verdict *v)

@@ -7,6 +7,8 @@
 
 #include "codec.h"
 
+#include <string.h>
+
 enum policy
 {
   POLICY_STRICT,
@@ -64,6 +66,14 @@ struct policy_config
 enum
 {
   SUBST_DEFAULT_MAX = (4 * MAX_ERROR_BYTES > 10 ? 4 * MAX_ERROR_BYTES : 10)
+};
+
+/* The most bytes policy_bytes_write writes: \xhh for each byte of an
+   error, or an encoded U+FFFD (it may copy MAX_ENCODED bytes for it).  */
+enum
+{
+  POLICY_BYTES_MAX = (4 * MAX_ERROR_BYTES > MAX_ENCODED
+                      ? 4 * MAX_ERROR_BYTES : MAX_ENCODED)
 };
 
 /* The whole verdict on one error: stop, or what to write instead (values
@@ -129,6 +139,73 @@ bool policy_passes_lone_surrogates (struct policy_config const *,
 /* The verdict on the decoding error ERR.  */
 void policy_decode_error (struct policy_config const *,
                           struct codec_error const *err, struct verdict *);
+
+/* How the verdict on a decoding error is written when it is bytes
+   known without an encoder, as policy_decode_error's verdict would be
+   written: \xhh for each byte (escape without --byte-subst) or the
+   bytes themselves (surrogateescape), to an output that writes ASCII
+   as itself (CODEC_ASCII_BYTES); U+FFFD encoded once (replace);
+   nothing (ignore); or not at all (BYTES_NONE: strict, a format,
+   values to encode).  Decided once for a run by policy_bytes_plan.  */
+enum bytes_how
+{
+  BYTES_NONE,
+  BYTES_HEX,
+  BYTES_RAW,
+  BYTES_FFFD,
+  BYTES_DROP
+};
+
+struct policy_bytes
+{
+  enum bytes_how how;
+  uint8_t hex[256][4];          /* BYTES_HEX: \xhh of each byte.  */
+  /* U+FFFD in the output encoding, when the encoder keeps no state and
+     can encode it (FFFD_LEN is 0 otherwise): replace's substitute then
+     costs no call of the encoder, for decoding and encoding errors.  */
+  uint8_t fffd[MAX_ENCODED];
+  size_t fffd_len;
+};
+
+/* Decide how the verdicts of the policy CFG on decoding errors are
+   written to the output encoding TO, into *PB.  */
+void policy_bytes_plan (struct policy_config const *cfg,
+                        struct codec const *to, struct policy_bytes *pb);
+
+/* Write the verdict on the decoding error ERR as PB says to OUT (room
+   for POLICY_BYTES_MAX bytes) and return the number of bytes; set *LOST
+   when the input is dropped.  Returns -1 when only policy_decode_error
+   can say (BYTES_NONE, or surrogateescape on a byte below 0x80); what
+   it wrote to OUT then is none of the output.  Inline: the fast paths
+   meet it at every error.  */
+static inline int
+policy_bytes_write (struct policy_bytes const *pb,
+                    struct codec_error const *err, uint8_t *out, bool *lost)
+{
+  unsigned int i, len = err->len;
+
+  switch (pb->how)
+    {
+    case BYTES_HEX:
+      for (i = 0; i < len; i++)
+        memcpy (out + 4 * i, pb->hex[err->bytes[i]], 4);
+      return (int) (4 * len);
+    case BYTES_RAW:
+      for (i = 0; i < len; i++)
+        if ((out[i] = err->bytes[i]) < 0x80)
+          return -1;
+      return (int) len;
+    case BYTES_FFFD:
+      memcpy (out, pb->fffd, MAX_ENCODED);
+      return (int) pb->fffd_len;
+    case BYTES_DROP:
+      *lost = true;
+      return 0;
+    case BYTES_NONE:
+      break;
+    }
+  return -1;
+}
 
 /* The verdict on C, which the output encoding, whose flags are TO_FLAGS,
    cannot encode.  REPLACEMENT says that C stands for a decoding error

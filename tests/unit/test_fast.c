@@ -342,9 +342,37 @@ fast_want (struct codec const *from, struct codec const *to,
   return 0;
 }
 
+/* Whether ERR, which the fast path from the codec F reported where it
+   stopped, at S[0..N), is the error F's decoder reports there when more
+   input follows; an empty ERR says that the decoder reads no error
+   there first (a fast path need not say).  */
+static bool
+same_error (struct codec const *f, uint8_t const *s, size_t n,
+            struct codec_error const *err)
+{
+  struct decoder d;
+  ucs4_t cp[8];
+  int64_t off[8];
+  uint8_t nb[8];
+  struct pivot p = { cp, off, nb, 0, 1 };
+  size_t len = n;
+  enum decode_status st;
+
+  if (err->len == 0)
+    return true;
+  decoder_init (&d, f);
+  st = f->decode (&d, s, &len, false, &p);
+  return (st == DECODE_MALFORMED && p.len == 0 && len == err->len
+          && d.error.len == err->len && d.error.kind == err->kind
+          && d.error.rel_offset == 0 && err->rel_offset == 0
+          && memcmp (d.error.bytes, err->bytes, err->len) == 0
+          && memcmp (err->bytes, s, err->len) == 0);
+}
+
 /* Run the fast path from FROM to TO on S[0..N) with an output buffer of
    exactly CAP bytes: what it takes must convert as the reference does,
-   with the right count of newlines.  Single-byte paths must get exactly
+   with the right count of newlines, and an error it reports where it
+   stopped must be the decoder's.  Single-byte paths must get exactly
    as far as fast_want says; the others no further than the reference
    decoder reads without an error, and all the way on well-formed input
    when the room allows.  */
@@ -357,6 +385,7 @@ check_fast_path (char const *from, char const *to, uint8_t const *s,
   uint8_t *out = malloc (cap + 1), *ref;
   size_t used, produced, rlen, k;
   uint64_t newlines;
+  struct codec_error err;
   bool good = true;
 
   if (!fast)
@@ -364,8 +393,10 @@ check_fast_path (char const *from, char const *to, uint8_t const *s,
       free (out);
       return false;
     }
-  used = fast (s, n, out, cap, &produced, &newlines);
-  if (used > n)
+  memset (&err, 0xA5, sizeof err);
+  used = fast (s, n, out, cap, &produced, &newlines, &err);
+  if (used > n || err.len > MAX_ERROR_BYTES
+      || (err.len > 0 && !same_error (f, s + used, n - used, &err)))
     good = false;
   else if ((f->flags & CODEC_SINGLE_BYTE) || (t->flags & CODEC_SINGLE_BYTE))
     good = used == fast_want (f, t, s, n, cap);

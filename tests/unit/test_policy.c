@@ -469,6 +469,91 @@ test_format_encodable (void)
       "US-ASCII does not, and says U+00E9");
 }
 
+/* What policy_decode_error's verdict V writes as bytes without an
+   encoder, with U+FFFD encoded as FFFD[0..FFFD_LEN) and an output whose
+   flags are TO_FLAGS, into OUT: the number of bytes, or -1 when the
+   verdict needs more (a stop, a format, values to encode).  */
+static int
+verdict_bytes (struct verdict const *v, unsigned int to_flags,
+               uint8_t const *fffd, size_t fffd_len, uint8_t *out)
+{
+  size_t i;
+  if (v->stop || v->format)
+    return -1;
+  if (v->raw_len > 0)
+    {
+      memcpy (out, v->raw, v->raw_len);
+      return (int) v->raw_len;
+    }
+  if (v->len == 0)
+    return 0;
+  if (v->len == 1 && v->cp[0] == 0xFFFD && fffd_len > 0)
+    {
+      memcpy (out, fffd, fffd_len);
+      return (int) fffd_len;
+    }
+  if (!v->ascii || !(to_flags & CODEC_ASCII_BYTES))
+    return -1;
+  for (i = 0; i < v->len; i++)
+    out[i] = (uint8_t) v->cp[i];
+  return (int) v->len;
+}
+
+/* policy_bytes_write, as policy_bytes_plan decides, writes what
+   policy_decode_error's verdict says, or declines: every policy, with
+   and without a format, to an output that writes ASCII as itself and
+   U+FFFD (UTF-8), one that writes ASCII as itself but not U+FFFD
+   (ISO-8859-1), and one that does not (UTF-16LE), on errors of 1 to 4
+   bytes.  */
+static void
+test_policy_bytes (void)
+{
+  static uint8_t const errors[][5] = {
+    { 2, 0xE1, 0x80 }, { 1, 0x42 }, { 1, 0xC0 }, { 1, 0x80 },
+    { 3, 0xF4, 0x90, 0x80 }, { 4, 0xFF, 0x00, 0x7F, 0xFE }
+  };
+  static char const *const outputs[] = { "UTF-8", "ISO-8859-1", "UTF-16LE" };
+  struct subst_format const *hex_fmt = fmt ("<%02X>");
+  size_t cases = 0, bad = 0, e, f, t;
+  int p;
+
+  for (p = POLICY_STRICT; p <= POLICY_IGNORE; p++)
+    for (f = 0; f < 2; f++)
+      for (t = 0; t < COUNT (outputs); t++)
+        for (e = 0; e < COUNT (errors); e++)
+          {
+            struct codec const *to = registry_find (outputs[t]);
+            struct policy_config cfg = { (enum policy) p, NULL, NULL, 0 };
+            struct policy_bytes pb;
+            struct codec_error err;
+            struct verdict v;
+            uint8_t want[POLICY_BYTES_MAX], got[POLICY_BYTES_MAX];
+            bool lost = false;
+            int wn, gn;
+            memset (&err, 0, sizeof err);
+            err.len = errors[e][0];
+            memcpy (err.bytes, errors[e] + 1, err.len);
+            err.kind = ERR_TRUNCATED;
+            cfg.byte_fmt = f ? hex_fmt : NULL;
+            cfg.to_flags = to->flags;
+            policy_decode_error (&cfg, &err, &v);
+            policy_bytes_plan (&cfg, to, &pb);
+            wn = verdict_bytes (&v, to->flags, pb.fffd, pb.fffd_len, want);
+            gn = policy_bytes_write (&pb, &err, got, &lost);
+            cases++;
+            if (wn != gn || (gn > 0 && memcmp (want, got, (size_t) gn))
+                || (gn >= 0 && lost != v.lost))
+              {
+                if (bad++ < 5)
+                  diag ("policy %s, format %zu, to %s, error %zu: %d bytes, "
+                        "wanted %d", policy_name ((enum policy) p), f,
+                        outputs[t], e, gn, wn);
+              }
+          }
+  ok (bad == 0, "decode error as bytes agrees with the verdict in %zu "
+      "cases", cases);
+}
+
 int
 main (void)
 {
@@ -477,6 +562,7 @@ main (void)
   setvbuf (stdout, NULL, _IOLBF, 0);
   test_policy_names ();
   test_policy_decode_error ();
+  test_policy_bytes ();
   test_policy_encode_error ();
   test_format_like_printf ();
   test_format_wide ();
