@@ -13,7 +13,10 @@
                           of a non-final buffer is kept in the decoder's
                           state and finished by the next call);
      DECODE_OUTPUT_FULL   the pivot is full: encode it, then call again with
-                          the rest of the input;
+                          the rest of the input (-f auto's wrapper also
+                          stops so once it has chosen what to read the
+                          input as, so that the caller can take that
+                          codec's fast path);
      DECODE_MALFORMED     an ill-formed sequence was read; its bytes, kind
                           and offset are in the decoder's `error' member.
                           The input consumed includes the sequence, and the

@@ -401,13 +401,22 @@ static size_t
 hold (struct auto_state *s, uint8_t const *in, size_t n, bool last)
 {
   size_t room = DETECT_WINDOW - s->look_len, take = n < room ? n : room;
+  unsigned int before = s->look_len;
   bool end;
 
   memcpy (s->look + s->look_len, in, take);
   s->look_len += (unsigned int) take;
   end = s->look_len == DETECT_WINDOW || (last && take == n);
   scan_window (s, end);
-  if (end || (!s->ill && s->good >= UTF8_ENOUGH))
+  if (!s->ill && s->good >= UTF8_ENOUGH && s->scan >= before)
+    {
+      /* Well-formed UTF-8: the bytes of IN after the scan go back to
+         the caller, who may read them with a fast path.  */
+      take -= s->look_len - s->scan;
+      s->look_len = s->scan;
+      choose_legacy (s, false);
+    }
+  else if (end || (!s->ill && s->good >= UTF8_ENOUGH))
     choose_legacy (s, last && take == n);
   return take;
 }
@@ -477,6 +486,14 @@ auto_decode (struct decoder *d, uint8_t const *in, size_t *inlen, bool last,
 
   if (took == 0)
     return decode_inner (d, s, in, inlen, last, p);
+  if (took < n)
+    {
+      /* The code page was chosen in this call: stop here, so that the
+         caller can read the rest with the fast path of what was
+         chosen.  */
+      *inlen = took;
+      return DECODE_OUTPUT_FULL;
+    }
   {
     size_t len = n - took, before = p->len, k;
     enum decode_status st = decode_inner (d, s, in + took, &len, last, p);
