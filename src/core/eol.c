@@ -177,3 +177,23 @@ eol_count_bytes (struct eol_state *st, uint8_t const *s, size_t n)
       i = j + len;
     }
 }
+
+void
+eol_count_values (struct eol_state *st, uint32_t const *cp, size_t n)
+{
+  size_t i;
+  for (i = 0; i < n; i++)
+    {
+      if (st->held_cr)
+        {
+          st->held_cr = false;
+          if (cp[i] == 0x0A)
+            {
+              st->crlf++;
+              continue;
+            }
+          st->cr++;
+        }
+      st->held_cr = cp[i] == 0x0D;
+    }
+}

@@ -69,6 +69,9 @@ size_t eol_convert_in_place (struct eol_state *st, uint8_t *buf, size_t n,
    (EOL_KEEP).  */
 void eol_count_bytes (struct eol_state *st, uint8_t const *s, size_t n);
 
+/* Count the breaks of the values CP[0..N), which pass as they are.  */
+void eol_count_values (struct eol_state *st, uint32_t const *cp, size_t n);
+
 /* The length of the longest prefix of the bytes S[0..N) that holds no
    break that MODE changes: no CR, and no LF when MODE changes it.  */
 size_t eol_plain_len (enum eol_mode mode, uint8_t const *s, size_t n);
