@@ -152,6 +152,14 @@ on_error (void *arg, char const *file, struct data_error const *e)
     report_error (b->cfg->report, file, e);
 }
 
+static void
+on_repair (void *arg, char const *file, struct moji_repair const *rp)
+{
+  struct batch *b = arg;
+  if (b->cfg->report)
+    report_repair (b->cfg->report, file, rp);
+}
+
 /* The warning at the end of a file whose errors the policy handled.  */
 static void
 warn_handled (struct batch const *b, char const *name,
@@ -638,6 +646,7 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
   rc.error_arg = &b;
   /* --report-json lists every error.  */
   rc.every_error = cfg->report != NULL;
+  rc.on_repair = on_repair;
   if (cfg->mode == BATCH_STREAM && cfg->output)
     open_output (&b, cfg->output, e, n);
   b.run = pipeline_start (&rc, cfg->mode == BATCH_STREAM ? b.out_fd : -1);

@@ -42,6 +42,7 @@ struct report
   } detected[DETECTED_MAX];
   unsigned int ndetected;
   bool any_detected;
+  bool mojibake;                /* --fix-mojibake.  */
 };
 
 static char const *const outcome_names[OUTCOME_COUNT] = {
@@ -58,6 +59,12 @@ report_start (enum policy policy, enum eol_mode eol, bool text, FILE *json)
   r->text = text;
   r->json = json;
   return r;
+}
+
+void
+report_fix_mojibake (struct report *r)
+{
+  r->mojibake = true;
 }
 
 /* "1 char", "2 chars".  */
@@ -218,6 +225,9 @@ text_file (struct report *r, char const *name, struct file_outcome const *o)
     {
       print_counts (out, r, s, o->written, s->bom_seen);
       print_breaks (out, r, s, o->written, -1);
+      if (r->mojibake)
+        fprintf (out, ", %" PRIu64 " mojibake repair%s", s->mojibake_repairs,
+                 s->mojibake_repairs == 1 ? "" : "s");
       if (s->detected.codec)
         {
           fprintf (out, ", detected %s (%s", s->detected.codec->name,
@@ -236,7 +246,8 @@ text_file (struct report *r, char const *name, struct file_outcome const *o)
 }
 
 static void
-json_counts (struct json *j, struct file_stats const *s, bool written)
+json_counts (struct json *j, struct report const *r,
+             struct file_stats const *s, bool written)
 {
   struct json kinds;
   int k;
@@ -266,6 +277,8 @@ json_counts (struct json *j, struct file_stats const *s, bool written)
     json_uint (j, "bom_written", s->bom_written);
   else
     json_null (j, "bom_written");
+  if (r->mojibake)
+    json_uint (j, "mojibake_repairs", s->mojibake_repairs);
 }
 
 static void
@@ -286,7 +299,7 @@ json_file (struct report *r, char const *name, struct file_outcome const *o)
     json_uint (&j, "binary_offset", (uint64_t) o->binary_offset);
   if (s)
     {
-      json_counts (&j, s, o->written);
+      json_counts (&j, r, s, o->written);
       json_bool (&j, "mixed_breaks", mixed_breaks (s));
       if (o->written)
         json_string (&j, "breaks_written", eol_names[r->eol]);
@@ -321,6 +334,7 @@ add (struct report *r, struct file_stats const *s, bool written)
   r->sum.breaks_crlf += s->breaks_crlf;
   r->sum.breaks_lf += s->breaks_lf;
   r->sum.breaks_cr += s->breaks_cr;
+  r->sum.mojibake_repairs += s->mojibake_repairs;
   r->mixed += mixed_breaks (s);
   if (written)
     {
@@ -394,6 +408,59 @@ report_error (struct report *r, char const *file, struct data_error const *e)
   json_end (&j);
 }
 
+/* The characters CP[0..N) in UTF-8, into BUF (room for 4N + 1).  */
+static char *
+to_utf8 (ucs4_t const *cp, size_t n, char *buf)
+{
+  char *p = buf;
+  size_t i;
+  for (i = 0; i < n; i++)
+    {
+      ucs4_t c = cp[i];
+      if (c < 0x80)
+        *p++ = (char) c;
+      else if (c < 0x800)
+        {
+          *p++ = (char) (0xC0 | (c >> 6));
+          *p++ = (char) (0x80 | (c & 0x3F));
+        }
+      else if (c < 0x10000)
+        {
+          *p++ = (char) (0xE0 | (c >> 12));
+          *p++ = (char) (0x80 | ((c >> 6) & 0x3F));
+          *p++ = (char) (0x80 | (c & 0x3F));
+        }
+      else
+        {
+          *p++ = (char) (0xF0 | (c >> 18));
+          *p++ = (char) (0x80 | ((c >> 12) & 0x3F));
+          *p++ = (char) (0x80 | ((c >> 6) & 0x3F));
+          *p++ = (char) (0x80 | (c & 0x3F));
+        }
+    }
+  *p = '\0';
+  return buf;
+}
+
+void
+report_repair (struct report *r, char const *file,
+               struct moji_repair const *rp)
+{
+  struct json j;
+  char buf[4 * MOJI_BEFORE_MAX + 1];
+
+  if (!r->json)
+    return;
+  json_begin (&j, r->json);
+  json_string (&j, "type", "repair");
+  json_string (&j, "file", file);
+  json_uint (&j, "line", rp->line);
+  json_uint (&j, "offset", rp->offset);
+  json_string (&j, "before", to_utf8 (rp->before, rp->nbefore, buf));
+  json_string (&j, "after", to_utf8 (&rp->after, 1, buf));
+  json_end (&j);
+}
+
 static void
 text_total (struct report *r)
 {
@@ -416,6 +483,9 @@ text_total (struct report *r)
     putc (')', out);
   print_counts (out, r, &r->sum, true, r->bom_seen_written);
   print_breaks (out, r, &r->sum, false, (int64_t) r->mixed);
+  if (r->mojibake)
+    fprintf (out, ", %" PRIu64 " mojibake repair%s", r->sum.mojibake_repairs,
+             r->sum.mojibake_repairs == 1 ? "" : "s");
   if (r->any_detected)
     {
       unsigned int i;
@@ -441,7 +511,7 @@ json_total (struct report *r)
   for (k = 0; k < OUTCOME_COUNT; k++)
     json_uint (&o, outcome_names[k], r->outcomes[k]);
   json_end (&o);
-  json_counts (&j, &r->sum, true);
+  json_counts (&j, r, &r->sum, true);
   json_uint (&j, "mixed_break_files", r->mixed);
   json_end (&j);
 }

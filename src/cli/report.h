@@ -59,6 +59,14 @@ struct report *report_start (enum policy policy, enum eol_mode eol,
 void report_error (struct report *, char const *file,
                    struct data_error const *e);
 
+/* --fix-mojibake runs: count its repairs in the file and total lines
+   and objects.  */
+void report_fix_mojibake (struct report *);
+
+/* The mojibake repair RP of FILE (JSON only).  */
+void report_repair (struct report *, char const *file,
+                    struct moji_repair const *rp);
+
 /* The outcome of the file NAME.  */
 void report_file (struct report *, char const *name,
                   struct file_outcome const *);

@@ -52,6 +52,7 @@ enum
   UNICODE_SUBST_OPTION,
   BOM_OPTION,
   EOL_OPTION,
+  FIX_MOJIBAKE_OPTION,
   BLOCK_SIZE_OPTION,
   CHECK_OPTION,
   REPORT_OPTION,
@@ -73,6 +74,7 @@ static struct option const long_options[] = {
   {"unicode-subst", required_argument, NULL, UNICODE_SUBST_OPTION},
   {"bom", required_argument, NULL, BOM_OPTION},
   {"eol", required_argument, NULL, EOL_OPTION},
+  {"fix-mojibake", no_argument, NULL, FIX_MOJIBAKE_OPTION},
   {"output", required_argument, NULL, 'o'},
   {"block-size", required_argument, NULL, BLOCK_SIZE_OPTION},
   {"in-place", optional_argument, NULL, 'i'},
@@ -105,6 +107,11 @@ usage (int status)
              program_name);
   else
     {
+      /* One buffer for the whole text (glibc's is 4 KiB, and it is
+         longer), so that a write error is seen once, at exit, with its
+         errno value.  */
+      static char buf[1 << 13];
+      setvbuf (stdout, buf, _IOFBF, sizeof buf);
       printf ("Usage: %s [OPTION]... [FILE]...\n", program_name);
       fputs ("\
 Convert text from one character encoding to another.\n\
@@ -137,6 +144,8 @@ Errors:\n\
                           escape an unencodable character with FMT\n\
                             (default '\\x%02x', '\\u%04x' or '\\U%08x')\n\
 \n\
+", stdout);
+      fputs ("\
 Output:\n\
   -o, --output=FILE       write to FILE instead of standard output; FILE may\n\
                             also be an input\n\
@@ -153,6 +162,9 @@ Output:\n\
       --bom=MODE          byte order marks: auto (default), strip, add\n\
       --eol=MODE          line breaks: keep (default), or write every CR LF,\n\
                             lone CR and lone LF as lf, crlf or cr\n\
+      --fix-mojibake      restore UTF-8 text that was read as CP1252 or\n\
+                            Latin-1 and written as UTF-8 again, once or\n\
+                            twice ('Ã©' for 'é'; see MOJIBAKE REPAIR)\n\
       --block-size=N      read and convert N bytes at a time (default 131072)\n\
   -r, --recursive         convert the regular files under each directory\n\
                             FILE, in the order of their names; symbolic\n\
@@ -346,6 +358,8 @@ start_report_and_progress (struct batch_config *cfg, bool want_report,
       report = report_start (cfg->run.policy.policy, cfg->run.eol,
                              want_report, report_json);
       cfg->report = report;
+      if (cfg->run.fix_mojibake)
+        report_fix_mojibake (report);
       cfg->run.report = true;
     }
   if (want_progress)
@@ -497,6 +511,9 @@ take_option (int c, struct batch_config *cfg, struct options *o)
       break;
     case EOL_OPTION:
       cfg->run.eol = parse_eol (optarg);
+      break;
+    case FIX_MOJIBAKE_OPTION:
+      cfg->run.fix_mojibake = true;
       break;
     case 'o':
       cfg->output = optarg;

@@ -33,104 +33,14 @@
 
 #include "fast.h"
 #include "history.h"
+#include "mojibake.h"
 #include "readahead.h"
 #include "full-write.h"
 #include "safe-read.h"
+#include "simd/kernels.h"
 #include "xalloc.h"
 
-enum
-{
-  PIVOT_CAP = 8192,
-  OUT_CAP = 1 << 18,
-  /* With a fast path, the state machine takes this many bytes at a time,
-     so that the fast path resumes soon after an error.  */
-  SCALAR_WINDOW = 64,
-  /* The fast path wants at least this much room in the output buffer.  */
-  FAST_ROOM = 1 << 14
-};
-
-enum bom_state
-{
-  BOMS_UNDECIDED,               /* Until the first file's start is seen.  */
-  BOMS_WANTED,                  /* Write one with the first value.  */
-  BOMS_NONE                     /* Written already, or never.  */
-};
-
-struct run
-{
-  struct run_config cfg;
-  int out_fd;
-  uint8_t *in;
-  uint8_t *history;             /* For each file's struct file.  */
-  struct pivot pivot;
-  uint8_t *out;
-  size_t out_len;
-  struct encoder enc;
-  uint64_t out_total;           /* Bytes written out so far.  */
-  struct file_stats last_stats; /* Of the last file, for --report.  */
-  enum bom_state bom;
-  bool any_file;                /* A file has been started.  */
-  int write_errno;              /* The error of a failed write, after
-                                   which the output is discarded; 0 when
-                                   none.  */
-  pipeline_write_fn *write;     /* Takes the output instead of OUT_FD.  */
-  void *write_arg;
-  struct policy_bytes bytes;     /* The verdicts written as bytes.  */
-  /* The line-ending stage runs: an --eol that changes breaks, or
-     --report, which counts them.  */
-  bool eol_active;
-  /* What a fast path writes before its breaks are converted (with an
-     --eol that changes them); OUT_CAP bytes.  */
-  uint8_t *scratch;
-};
-
-/* How the line-ending stage sees what a fast path converts.  */
-enum eol_fast
-{
-  EOL_FAST_NONE,                /* The stage is off.  */
-  EOL_FAST_OUTPUT,              /* On the output bytes: 0x0D and 0x0A
-                                   are CR and LF there.  */
-  EOL_FAST_INPUT                /* On the input bytes: the fast path
-                                   stops before each break that the mode
-                                   changes, and the state machine takes
-                                   the break.  */
-};
-
-/* The state of the file being converted.  */
-struct file
-{
-  char const *name;
-  struct decoder dec;
-  struct codec const *reads;    /* The codec the input is read with: the
-                                   one asked for, or the one -f auto
-                                   detected; NULL until it has.  */
-  fast_fn *fast;                /* READS's fast path, or NULL.  */
-  enum eol_fast eol_fast;
-  bool at_break;                /* The fast path stopped before a break
-                                   (EOL_FAST_INPUT).  */
-  bool eol_dos;                 /* The fast path's last output held a
-                                   CR: convert the next to the side.  */
-  struct eol_state eol;
-  bool at_start;                /* Nothing decoded yet.  */
-  struct file_stats stats;      /* For --report.  */
-  /* The buffer being converted, at offset BUF_BASE of the file, and the
-     bytes before it (their buffer is the run's).  */
-  uint8_t const *buf;
-  uint64_t buf_base;
-  struct history history;
-};
-
-/* Where the values passed to emit came from: each at OFF[i] relative
-   to BASE, from N[i] input bytes; or (OFF == NULL) all replacing the
-   decoding error REPLACED, at BASE.  */
-struct origin
-{
-  int64_t const *off;
-  uint8_t const *n;
-  uint64_t base;
-  uint64_t lines;               /* U+000A decoded before the first value.  */
-  struct codec_error const *replaced;
-};
+#include "pipeline_state.h"
 
 struct run *
 pipeline_start (struct run_config const *cfg, int out_fd)
@@ -148,6 +58,8 @@ pipeline_start (struct run_config const *cfg, int out_fd)
   r->eol_active = cfg->eol != EOL_KEEP || cfg->report;
   if (cfg->eol != EOL_KEEP)
     r->scratch = xmalloc (OUT_CAP);
+  if (cfg->fix_mojibake)
+    r->moji = mojibake_new (PIVOT_CAP);
   encoder_init (&r->enc, cfg->to);
   policy_bytes_plan (&r->cfg.policy, cfg->to, &r->bytes);
   pipeline_restart (r, out_fd, NULL, NULL);
@@ -562,6 +474,63 @@ flush_held_cr (struct run *r, struct file *f, uint64_t at)
           || emit_break (r, f, at, 0, f->dec.newlines));
 }
 
+/* Encode the values M that the mojibake stage gave out, from the
+   origin O (with M's offsets): each repair is counted, and handed to
+   the run's hook once its character is written.  */
+static bool
+emit_repaired (struct run *r, struct file *f, struct moji_out const *m,
+               struct origin const *o)
+{
+  struct origin sub = *o;
+  size_t k, i, start = 0;
+
+  for (k = 0; k <= m->nrepairs; k++)
+    {
+      size_t end = k < m->nrepairs ? m->repairs[k].index + 1 : m->len;
+      sub.off = m->off + start;
+      sub.n = m->n + start;
+      if (!emit_text (r, f, m->cp + start, end - start, &sub))
+        return false;
+      for (i = start; i < end; i++)
+        sub.lines += m->cp[i] == 0x0A;
+      start = end;
+      if (k < m->nrepairs)
+        {
+          struct moji_repair rp = m->repairs[k];
+          rp.line = sub.lines + 1;
+          f->stats.mojibake_repairs++;
+          if (r->cfg.on_repair)
+            r->cfg.on_repair (r->cfg.error_arg, f->name, &rp);
+        }
+    }
+  return true;
+}
+
+/* Encode the decoded values CP[0..N), from origin O, through the
+   mojibake stage, when it runs, and the line-ending stage.  */
+static bool
+emit_decoded (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
+              struct origin const *o)
+{
+  if (!r->moji)
+    return emit_text (r, f, cp, n, o);
+  return emit_repaired (r, f, mojibake_feed (r->moji, cp, o->off, o->n, n,
+                                             o->base), o);
+}
+
+/* What the mojibake stage holds goes out unrepaired: the file ends, or
+   a decoding error follows.  Then a CR held is lone, at AT.  */
+static bool
+flush_held (struct run *r, struct file *f, uint64_t at)
+{
+  struct origin o = { NULL, NULL, 0, 0, NULL };
+  o.lines = f->dec.newlines;
+  if (r->moji && mojibake_holds (r->moji)
+      && !emit_repaired (r, f, mojibake_flush (r->moji), &o))
+    return false;
+  return flush_held_cr (r, f, at);
+}
+
 static void
 flush_encoder (struct run *r)
 {
@@ -612,7 +581,7 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
   struct verdict v;
   unsigned int i;
 
-  if (!flush_held_cr (r, f, at))
+  if (!flush_held (r, f, at))
     return false;
   if (quick_errors (r, f) && decode_error_quick (r, f, err))
     return true;
@@ -668,6 +637,9 @@ choose_fast (struct run *r, struct file *f, struct codec const *reads)
   f->reads = reads;
   f->fast = fast_select (reads, r->cfg.to);
   f->eol_fast = EOL_FAST_NONE;
+  /* Mojibake repair sees every character that is not ASCII.  */
+  if (r->moji && !(reads->flags & CODEC_ASCII_BYTES))
+    f->fast = NULL;
   if (!f->fast || !r->eol_active)
     return;
   if (r->cfg.to->flags & CODEC_ASCII_BYTES)
@@ -696,6 +668,7 @@ fast_may_run (struct run const *r, struct file const *f)
 {
   return (!f->at_start && !decoder_holds_input (&f->dec)
           && r->bom != BOMS_WANTED && r->enc.pending == 0
+          && !(r->moji && mojibake_holds (r->moji))
           && !(f->eol.held_cr && f->eol_fast == EOL_FAST_INPUT
                && f->eol.mode != EOL_KEEP));
 }
@@ -707,7 +680,7 @@ static size_t
 convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
               size_t n, struct codec_error *err)
 {
-  size_t produced, used, end = n, cap;
+  size_t produced, used, end = n, cap, stop;
   uint64_t newlines;
   uint8_t *dst;
   bool convert = f->eol_fast != EOL_FAST_NONE && f->eol.mode != EOL_KEEP;
@@ -725,7 +698,13 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
       dst = r->scratch;
       cap = (cap - 2) / 2;
     }
-  used = f->fast (in + pos, end - pos, dst, cap, &produced, &newlines, err);
+  /* With --fix-mojibake, the fast path stops before the first byte
+     that is not ASCII, as it stops before a break.  */
+  stop = r->moji ? pos + kernels->ascii_len (in + pos, end - pos) : end;
+  used = f->fast (in + pos, stop - pos, dst, cap, &produced, &newlines,
+                  err);
+  if (r->moji && used > 0)
+    mojibake_passed (r->moji, in[pos + used - 1]);
   /* The fast path bypasses the decoder, which counts the characters
      otherwise.  */
   if (r->cfg.report)
@@ -808,7 +787,7 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
              a wrapper reads the input (-f auto may read it as CP1252).  */
           if (f->reads != r->cfg.from)
             err.len = 0;
-          if (err.len > 0 && !r->eol_active)
+          if (err.len > 0 && !r->eol_active && !r->moji)
             pos = convert_fast_through (r, f, in, pos, n, &err);
           if (err.len > 0)
             {
@@ -850,7 +829,7 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       o.n = p->n + skip;
       o.replaced = NULL;
       if (skip < p->len
-          && !emit_text (r, f, p->cp + skip, p->len - skip, &o))
+          && !emit_decoded (r, f, p->cp + skip, p->len - skip, &o))
         return false;
       pos += len;
       if (st == DECODE_MALFORMED)
@@ -923,6 +902,8 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
     = (!r->cfg.well_formed_input
        && policy_passes_lone_surrogates (&r->cfg.policy, r->cfg.to->flags));
   f->eol.mode = r->cfg.eol;
+  if (r->moji)
+    mojibake_reset (r->moji);
   if (!(r->cfg.from->flags & CODEC_WRAPPER))
     choose_fast (r, f, r->cfg.from);
 
@@ -938,7 +919,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
       if (n == SAFE_READ_ERROR)
         {
           f->stats.sys_errno = errno;
-          flush_held_cr (r, f, base);
+          flush_held (r, f, base);
           flush_encoder (r);
           write_out (r);
           /* A file that could not be read at all does not decide the
@@ -954,7 +935,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
       last = n == 0;
       ok = convert_buffer (r, f, in, n, base, last);
       if (ok && last)
-        ok = flush_held_cr (r, f, base);
+        ok = flush_held (r, f, base);
       history_keep (&f->history, in, n, base,
                     decoder_holds_input (&f->dec));
       base += n;
@@ -996,5 +977,6 @@ pipeline_finish (struct run *r)
   free (r->pivot.n);
   free (r->out);
   free (r->scratch);
+  mojibake_free (r->moji);
   free (r);
 }

@@ -15,6 +15,7 @@
 
 #include "codec.h"
 #include "eol.h"
+#include "mojibake.h"
 #include "policy.h"
 
 enum bom_mode
@@ -67,6 +68,7 @@ struct file_stats
   /* The line breaks read, by kind (with --report, or an --eol that
      changes breaks; 0 otherwise).  */
   uint64_t breaks_crlf, breaks_lf, breaks_cr;
+  uint64_t mojibake_repairs;    /* With --fix-mojibake.  */
   /* -f auto only: what it detected (codec NULL otherwise).  */
   struct detection detected;
 };
@@ -101,6 +103,12 @@ struct run_config
   void (*on_error) (void *arg, char const *file, struct data_error const *);
   void *error_arg;
   bool every_error;
+  /* --fix-mojibake: repair mojibake (mojibake.h), and call ON_REPAIR,
+     unless NULL, with ERROR_ARG, the file's name and each repair, once
+     its character is written.  */
+  bool fix_mojibake;
+  void (*on_repair) (void *arg, char const *file,
+                     struct moji_repair const *);
 };
 
 struct run;
