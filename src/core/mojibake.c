@@ -56,16 +56,17 @@ mojibake_new (size_t cap)
 {
   struct mojibake *m = xzalloc (sizeof *m);
   struct decoder dec;
-  ucs4_t cp[PIVOT_MIN_ROOM];
-  int64_t off[PIVOT_MIN_ROOM];
-  uint8_t n[PIVOT_MIN_ROOM];
+  /* One value, and the room a decoder may want after it.  */
+  ucs4_t cp[1 + PIVOT_MIN_ROOM] = { 0 };
+  int64_t off[1 + PIVOT_MIN_ROOM] = { 0 };
+  uint8_t n[1 + PIVOT_MIN_ROOM] = { 0 };
   unsigned int b;
 
   /* The reverse table comes from the codec, not from a second copy.  */
   decoder_init (&dec, &codec_cp1252);
   for (b = 0x80; b < 0xA0; b++)
     {
-      struct pivot p = { cp, off, n, 0, PIVOT_MIN_ROOM };
+      struct pivot p = { cp, off, n, 0, 1 + PIVOT_MIN_ROOM };
       uint8_t byte = (uint8_t) b;
       size_t len = 1;
       if (codec_cp1252.decode (&dec, &byte, &len, true, &p)
