@@ -35,6 +35,10 @@ struct report
   unsigned int bom_seen_written;        /* bom_seen of those files.  */
   uint64_t mixed;               /* Files whose breaks are of two kinds
                                    or more.  */
+  /* The legacy code page of the files that fell back to one, and
+     whether they used several.  */
+  struct codec const *fallback_page;
+  bool fallback_mixed;
   struct
   {
     struct codec const *codec;
@@ -170,15 +174,15 @@ print_breaks (FILE *out, struct report const *r, struct file_stats const *s,
     fprintf (out, " written as %s", eol_text[r->eol]);
 }
 
-/* The ill-formed UTF-8 sequences read in the legacy code page, which
-   the total (the code page NULL) calls CP1252 fallbacks as before.  */
+/* The ill-formed UTF-8 sequences read in the legacy code page PAGE
+   (NULL: the file's own, CP1252 when it has none).  */
 static void
-print_fallbacks (FILE *out, struct file_stats const *s)
+print_fallbacks (FILE *out, struct file_stats const *s, char const *page)
 {
   struct detection const *d = &s->detected;
   char label[64];
   snprintf (label, sizeof label, "%s fallback",
-            d->legacy ? d->legacy->name : "CP1252");
+            page ? page : d->legacy ? d->legacy->name : "CP1252");
   fputs (", ", out);
   count (out, d->fallback_seqs, label);
   fprintf (out, " (%" PRIu64 " B)", d->fallback_bytes);
@@ -239,7 +243,7 @@ text_file (struct report *r, char const *name, struct file_outcome const *o)
           putc (')', out);
           /* The fallback applies to UTF-8 only.  */
           if (s->detected.codec == &codec_utf8)
-            print_fallbacks (out, s);
+            print_fallbacks (out, s, NULL);
         }
     }
   putc ('\n', out);
@@ -341,6 +345,13 @@ add (struct report *r, struct file_stats const *s, bool written)
       r->sum.bytes_out += s->bytes_out;
       r->sum.bom_written += s->bom_written;
       r->bom_seen_written += s->bom_seen;
+    }
+  if (s->detected.fallback_seqs > 0 && s->detected.legacy)
+    {
+      if (!r->fallback_page)
+        r->fallback_page = s->detected.legacy;
+      else if (r->fallback_page != s->detected.legacy)
+        r->fallback_mixed = true;
     }
   r->sum.detected.fallback_seqs += s->detected.fallback_seqs;
   r->sum.detected.fallback_bytes += s->detected.fallback_bytes;
@@ -493,7 +504,12 @@ text_total (struct report *r)
       for (i = 0; i < r->ndetected; i++)
         fprintf (out, "%s %s %" PRIu64, i ? "," : "",
                  r->detected[i].codec->name, r->detected[i].files);
-      print_fallbacks (out, &r->sum);
+      /* The code page of the files that fell back, when they share
+         one; "legacy" when they do not.  */
+      print_fallbacks (out, &r->sum,
+                       r->fallback_mixed ? "legacy"
+                       : r->fallback_page ? r->fallback_page->name
+                       : "CP1252");
     }
   putc ('\n', out);
 }
