@@ -597,10 +597,14 @@ static struct auto_codec const auto_codec = {
 
 struct codec const *const codec_auto = &auto_codec.sc.codec;
 
+/* The -f auto of --fallback: one a process, so that it needs no
+   freeing.  */
+static struct auto_codec fallback_codec;
+
 struct codec const *
 detect_with_fallback (struct codec const *fixed)
 {
-  struct auto_codec *c = xmemdup (&auto_codec, sizeof auto_codec);
-  c->fixed = fixed;
-  return &c->sc.codec;
+  fallback_codec = auto_codec;
+  fallback_codec.fixed = fixed;
+  return &fallback_codec.sc.codec;
 }

@@ -19,7 +19,8 @@ char const *legacy_how_text (enum legacy_how);
 
 /* An -f auto decoder that reads ill-formed UTF-8 with the single-byte
    code page FIXED instead of detecting one (--fallback); the caller
-   checks FIXED with legacy_single_byte.  Never freed.  */
+   checks FIXED with legacy_single_byte.  There is one a process: a
+   second call replaces the first.  */
 struct codec const *detect_with_fallback (struct codec const *fixed);
 
 #endif
