@@ -99,7 +99,9 @@ conv() {
   python3 "$UTF8CONV_SRCDIR/tests/cli/eol-cases.py" cases $small
   local impls impl name from to mode bs n=0
   impls=$(for i in reference scalar sse2 avx2 avx512 avx512vbmi2; do
-            UTF8CONV_IMPL=$i "$UTF8CONV" </dev/null >/dev/null 2>&1 && echo $i
+            if UTF8CONV_IMPL=$i "$UTF8CONV" </dev/null >/dev/null 2>&1; then
+              echo $i
+            fi
           done)
   [ -n "${UTF8CONV_VALGRIND-}" ] && impls="reference $(echo "$impls" | tail -1)"
   for impl in $impls; do
@@ -128,7 +130,9 @@ PY
   local impls impl pol mode bs st want_st sizes="2 3 64 131072"
   [ -n "${UTF8CONV_VALGRIND-}" ] && sizes=3
   impls=$(for i in scalar sse2 avx2 avx512 avx512vbmi2; do
-            UTF8CONV_IMPL=$i "$UTF8CONV" </dev/null >/dev/null 2>&1 && echo $i
+            if UTF8CONV_IMPL=$i "$UTF8CONV" </dev/null >/dev/null 2>&1; then
+              echo $i
+            fi
           done)
   [ -n "${UTF8CONV_VALGRIND-}" ] && impls=$(echo "$impls" | tail -1)
   for pol in strict replace escape surrogateescape ignore; do
