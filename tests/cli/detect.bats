@@ -74,7 +74,7 @@ round_trips() {
 @test "detect: weak evidence stays CP1252" {
   printf 'caf\xe9 cr\xe8me\n' >in
   run -0 "$UTF8CONV" --detect in
-  assert_output "in: CP1252 (confidence 0.40)"
+  assert_output "in: CP1252 (confidence 0.45)"
   run -0 "$UTF8CONV" -f auto in
   assert_output "café crème"
 }
@@ -189,7 +189,7 @@ $(cat "$SAMPLES/ru.txt")"
   head -n 3 "$SAMPLES/de.txt" >archive/readme.txt
   run -0 --separate-stderr "$UTF8CONV" -r -f auto -i.bak --report archive
   assert_equal "$stderr" "\
-utf8conv: report: archive/lista-pl.txt: converted, in 180 B, out 191 B, 180 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 9 CP1250 fallbacks (9 B) (model, confidence 0.81)
+utf8conv: report: archive/lista-pl.txt: converted, in 180 B, out 191 B, 180 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 9 CP1250 fallbacks (9 B) (model, confidence 0.88)
 utf8conv: report: archive/notes-ru.txt: converted, in 79 B, out 137 B, 79 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 58 CP1251 fallbacks (58 B) (model, confidence 0.96)
 utf8conv: report: archive/readme.txt: unchanged, in 184 B, 180 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)
 utf8conv: report: total: 3 files (2 converted, 1 unchanged), in 443 B, out 328 B, 439 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 9 CR 0, detected UTF-8 3, 67 legacy fallbacks (67 B)"
