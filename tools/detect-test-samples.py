@@ -10,7 +10,13 @@ Each sample is whole translated strings (20-200 characters, each with a
 non-ASCII letter, each encodable in all of the language's code pages),
 consecutive in the catalogue from a fixed pseudo-random start, joined with
 newlines, until the sample reaches its size in UTF-8: about 300, 600 and
-1000 bytes.  The same catalogues give the same files."""
+1000 bytes (LANG-1, -2 and -3).  LANG-4, for the languages of TELLING
+only, holds every string of 20-200 characters with a letter that two of
+the language's code pages encode differently (CP1253's and ISO-8859-7's
+capital alpha with tonos, ISO-8859-15's oe ligature), then the strings
+that follow the first of them, to about 300 bytes: without it the
+samples read alike in both, and a test could not tell them apart by
+name.  The same catalogues give the same files."""
 
 import os
 import random
@@ -50,6 +56,12 @@ NAME = {'cp1250': 'CP1250', 'iso8859_2': 'ISO-8859-2', 'cp1251': 'CP1251',
         'euc_kr': 'EUC-KR'}
 
 
+# LANG-4: letters on which the two code pages differ, and the two.
+TELLING = {'el': ('\u0386\u0385\u2018\u2019', ('cp1253', 'iso8859_7')),
+           'fr': ('\u20ac\u0160\u0161\u017d\u017e\u0152\u0153\u0178',
+                  ('cp1252', 'iso8859_15'))}
+
+
 def encodable(s, cps):
     try:
         for cp in cps:
@@ -65,6 +77,24 @@ def package_of(path):
     ver = subprocess.run(['dpkg-query', '-W', '-f=${Version}', pkg],
                          capture_output=True, text=True).stdout
     return pkg, ver
+
+
+def telling_sample(lang, path):
+    """The text of LANG-4 (see TELLING), from the catalogue PATH."""
+    letters, cps = TELLING[lang]
+    pool = [s for s in catalog.strings(path)
+            if 20 <= len(s) <= 200 and any(ord(c) > 127 for c in s)
+            and encodable(s, cps)]
+    parts = [s for s in pool if any(c in s for c in letters)]
+    n = sum(len(s.encode('utf-8')) + 1 for s in parts)
+    j = pool.index(parts[0]) + 1
+    while n < TARGETS[0]:
+        s = pool[j % len(pool)]
+        j += 1
+        if s not in parts:
+            parts.append(s)
+            n += len(s.encode('utf-8')) + 1
+    return ('\n'.join(parts) + '\n').encode('utf-8')
 
 
 def main():
@@ -101,6 +131,14 @@ def main():
         rows.append('| %s-{1,2,3}.txt | %s | %s | %s %s (%s) | %s |' % (
             lang, lang, ' '.join(NAME[c] for c in cps), pkg, ver,
             catalog.mo_version(path), LICENCE[dom]))
+        if lang in TELLING:
+            data = telling_sample(lang, path)
+            with open(os.path.join(out, '%s-4.txt' % lang), 'wb') as f:
+                f.write(data)
+            total += len(data)
+            rows.append('| %s-4.txt | %s | %s | %s %s (%s) | %s |' % (
+                lang, lang, ' '.join(NAME[c] for c in TELLING[lang][1]),
+                pkg, ver, catalog.mo_version(path), LICENCE[dom]))
     with open(os.path.join(out, 'README'), 'w', encoding='utf-8') as f:
         f.write(README % dict(rows='\n'.join(rows), total=total))
     print('%d bytes of samples in %s' % (total, out), file=sys.stderr)
@@ -137,7 +175,39 @@ coreutils and diffutils, Debian's team for apt, GNOME's team for GTK).
 CP437 rows: SPEC §13 lists CP437 among the candidates; the Western
 samples hold only letters it has.
 
+LANG-4 rows: the strings of the catalogue with a letter that the two
+code pages encode differently (Greek: the capital alpha with tonos, A2
+in CP1253 and B6 in ISO-8859-7; French: the oe ligature, BD in
+ISO-8859-15 and 9C in CP1252), then the strings that follow the first of
+them, to about 300 bytes.  The other samples read alike in both code
+pages.
+
 Total: %(total)d bytes.
+
+
+The files LANG.txt (no number)
+------------------------------
+
+Each LANG.txt (without a number) holds a few translated messages, in UTF-8, taken unchanged
+from the gettext catalogue (.mo file) of one Debian 12 package in that
+language.  The tests encode a sample in each legacy code page of its
+language and check what `utf8conv --detect` and `-f auto` make of it.
+
+They are the same kind of text as the detection benchmark's (command-line
+messages), but they are test data, not the benchmark; the detector's
+model never saw them (tools/gen-detect-model.py trains on manual pages and
+GUI catalogues only, and drops any string these packages' catalogues hold).
+
+| file | package (text domain) | licence |
+|---|---|---|
+| ar.txt | apt (apt) | GPL-2.0-or-later |
+| he.txt | sed (sed) | GPL-3.0-or-later |
+| every other file | coreutils (coreutils) | GPL-3.0-or-later |
+
+The translations are the work of the packages' translation teams
+(the Translation Project and Debian's translators), under their
+packages' licences, which are compatible with utf8conv's
+GPL-3.0-or-later.
 '''
 
 

@@ -13,18 +13,20 @@
    of the costs -ln P(B | A) of each pair of neighbouring characters
    that holds one above U+007F, after the folding the generator applies
    (an unseen pair costs its second character's own cost plus BACKOFF).
-   A byte that the code page leaves undefined costs MODEL_UNSEEN twice
-   more.  A candidate's cost is that of its
-   best language.
+   A pair is looked up by its hash and a check value (model_cost), so
+   that a pair the language never showed is never taken for another one
+   that shares its bucket.  A byte that the code page leaves undefined
+   costs MODEL_UNSEEN twice more.  A candidate's cost is that of its best
+   language.
 
    The cheapest candidate wins, ties going to the first in the list
    below (so CP1252 wins every tie), but a candidate other than CP1252
    must be cheaper than CP1252 by MARGIN and by a fifth of CP1252's
-   cost: otherwise the evidence is weak and the answer stays CP1252.  The confidence is m / (m + SOFT),
-   where m is how much cheaper the winner is than the best candidate
-   that reads the window differently (0 when it is not cheaper).  All of
-   it is integer arithmetic on the bytes of the window: the same bytes
-   always give the same answer.  */
+   cost: otherwise the evidence is weak and the answer stays CP1252.
+   The confidence is m / (m + SOFT), where m is how much cheaper the
+   winner is than the best candidate that reads the window differently
+   (0 when it is not cheaper).  All of it is integer arithmetic on the
+   bytes of the window: the same bytes always give the same answer.  */
 
 #include <config.h>
 
@@ -104,8 +106,8 @@ candidate_codec (struct candidate const *c)
 }
 
 /* Decode IN[0..N) with a fresh decoder of C into CP (room for
-   N + PIVOT_MIN_ROOM values).  Returns the number of values, or -1 at an error (a
-   sequence cut by the end of IN is no error unless LAST).  */
+   N + PIVOT_MIN_ROOM values).  Returns the number of values, or -1 at an
+   error (a sequence cut by the end of IN is no error unless LAST).  */
 static ptrdiff_t
 decode_all (struct codec const *c, uint8_t const *in, size_t n, bool last,
             ucs4_t *cp)
@@ -174,23 +176,43 @@ fold (ucs4_t c)
   return c;
 }
 
-/* The model's bucket of the pair (A, B).  */
-static inline unsigned int
-bucket (ucs4_t a, ucs4_t b)
+/* The hash of the pair (A, B) in the model.  */
+static inline uint32_t
+pair_hash (ucs4_t a, ucs4_t b)
 {
   uint32_t h = a * UINT32_C (0x9E3779B1) + b;
   h *= UINT32_C (0x85EBCA77);
-  h ^= h >> 15;
-  return h >> (32 - MODEL_BITS);
+  return h ^ h >> 15;
 }
 
-/* The model's cost of the pair (A, B) in the language LANG.  */
+/* The check value of bucket K of the language LANG.  */
+static inline unsigned int
+model_check (int lang, unsigned int k)
+{
+  char const *row = model_checks[lang * 2 * MODEL_ROWS + (k >> 10)];
+  unsigned int hi = model_digit[(unsigned char) row[2 * (k & 1023)]];
+  unsigned int lo = model_digit[(unsigned char) row[2 * (k & 1023) + 1]];
+  return hi << MODEL_CHECK_BITS / 2 | lo;
+}
+
+/* The model's cost of the pair (A, B) in the language LANG: the cost of
+   the first bucket from the pair's own on that holds the pair's check
+   value, or MODEL_UNSEEN at the first empty bucket (linear probing; the
+   generator leaves a quarter of the buckets empty at least).  */
 static inline unsigned int
 model_cost (int lang, ucs4_t a, ucs4_t b)
 {
-  unsigned int k = bucket (a, b);
-  char q = model_costs[lang * MODEL_ROWS + (k >> 11)][k & 2047];
-  return model_digit[(unsigned char) q];
+  uint32_t h = pair_hash (a, b);
+  unsigned int k = h >> (32 - MODEL_BITS);
+  unsigned int check = (h * UINT32_C (0xC2B2AE3D)) >> (32 - MODEL_CHECK_BITS);
+
+  for (;; k = (k + 1) & ((1u << MODEL_BITS) - 1))
+    {
+      char c = model_costs[lang * MODEL_ROWS + (k >> 11)][k & 2047];
+      unsigned int q = model_digit[(unsigned char) c];
+      if (q == MODEL_UNSEEN || model_check (lang, k) == check)
+        return q;
+    }
 }
 
 /* The cost of the text CP[0..N) in the language LANG.  */
