@@ -66,6 +66,28 @@ utf8_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
   return utf8_stop (in, v, n, err);
 }
 
+/* utf8_to_utf8 after an error, carrying *RS from call to call.  Another
+   ill-formed sequence right at IN (a run of them) costs no call of the
+   kernel: it would stop there at once, and RS->stop may move there
+   (kernels.h).  */
+static size_t
+utf8_to_utf8_resume (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+                     size_t *produced, uint64_t *newlines,
+                     struct codec_error *err, struct utf8_resume *rs)
+{
+  size_t v;
+  if (utf8_stop (in, 0, n, err), err->len > 0)
+    {
+      utf8_resume_move (rs, in);
+      *produced = 0;
+      *newlines = 0;
+      return 0;
+    }
+  v = kernels->utf8_valid_copy_resume (in, min (n, cap), out, newlines, rs);
+  *produced = v;
+  return utf8_stop (in, v, n, err);
+}
+
 /* UTF-8 to UTF-16 (WIDTH 2) or UTF-32 (WIDTH 4), in the byte order BIG.  */
 static inline size_t
 utf8_to_wide (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
@@ -254,4 +276,13 @@ fast_select (struct codec const *from, struct codec const *to)
       && make_single_byte_tables (from, true))
     return single_byte_to_utf8;
   return NULL;
+}
+
+fast_resume_fn *
+fast_select_resume (struct codec const *from, struct codec const *to)
+{
+  if (!kernels || !kernels->utf8_valid_copy_resume || from != &codec_utf8
+      || to != &codec_utf8)
+    return NULL;
+  return utf8_to_utf8_resume;
 }

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "codec.h"
+#include "simd/kernels.h"
 
 /* Convert a prefix of IN[0..N) into OUT[0..CAP).  Returns the number of
    input bytes used, U; sets *PRODUCED to the output length and *NEWLINES
@@ -35,5 +36,18 @@ typedef size_t fast_fn (uint8_t const *in, size_t n, uint8_t *out,
 /* The fast path from FROM to TO, or NULL if there is none (or the
    kernels are off).  */
 fast_fn *fast_select (struct codec const *from, struct codec const *to);
+
+/* A fast_fn for input that starts right after an ill-formed sequence at
+   which its last call on the same buffer stopped: the same results, but
+   *RS carries from call to call what the validator had checked already
+   (kernels.h).  A caller starts with RS->stop NULL, for each buffer.  */
+typedef size_t fast_resume_fn (uint8_t const *in, size_t n, uint8_t *out,
+                               size_t cap, size_t *produced,
+                               uint64_t *newlines, struct codec_error *err,
+                               struct utf8_resume *rs);
+
+/* The fast_resume_fn from FROM to TO, or NULL if there is none.  */
+fast_resume_fn *fast_select_resume (struct codec const *from,
+                                    struct codec const *to);
 
 #endif

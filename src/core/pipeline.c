@@ -640,6 +640,7 @@ choose_fast (struct run *r, struct file *f, struct codec const *reads)
   /* Mojibake repair sees every character that is not ASCII.  */
   if (r->moji && !(reads->flags & CODEC_ASCII_BYTES))
     f->fast = NULL;
+  f->fast_resume = f->fast ? fast_select_resume (reads, r->cfg.to) : NULL;
   if (!f->fast || !r->eol_active)
     return;
   if (r->cfg.to->flags & CODEC_ASCII_BYTES)
@@ -733,12 +734,15 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
 /* The fast path stopped at IN[POS..N) before the ill-formed sequence
    *ERR, with no line-ending stage: while decode_error_quick takes such
    errors, let the fast path go on after each, doing only what
-   convert_fast does without the stage.  Returns the new position, where
-   ERR->len is 0 or the error is left to decode_error.  */
+   convert_fast does without the stage; its form for after an error,
+   when there is one, carries from call to call what the validator
+   checked (kernels.h).  Returns the new position, where ERR->len is 0 or
+   the error is left to decode_error.  */
 static size_t
 convert_fast_through (struct run *r, struct file *f, uint8_t const *in,
                       size_t pos, size_t n, struct codec_error *err)
 {
+  struct utf8_resume rs = { NULL, NULL, 0, 0 };
   if (!quick_errors (r, f))
     return pos;
   do
@@ -749,8 +753,12 @@ convert_fast_through (struct run *r, struct file *f, uint8_t const *in,
         break;
       pos += err->len;
       make_room (r, FAST_ROOM);
-      used = f->fast (in + pos, n - pos, r->out + r->out_len,
-                      OUT_CAP - r->out_len, &produced, &newlines, err);
+      used = (f->fast_resume
+              ? f->fast_resume (in + pos, n - pos, r->out + r->out_len,
+                                OUT_CAP - r->out_len, &produced, &newlines,
+                                err, &rs)
+              : f->fast (in + pos, n - pos, r->out + r->out_len,
+                         OUT_CAP - r->out_len, &produced, &newlines, err));
       r->out_len += produced;
       f->dec.newlines += newlines;
       pos += used;

@@ -78,6 +78,8 @@ struct file
                                    one asked for, or the one -f auto
                                    detected; NULL until it has.  */
   fast_fn *fast;                /* READS's fast path, or NULL.  */
+  fast_resume_fn *fast_resume;  /* Its form for after an error, or
+                                   NULL.  */
   enum eol_fast eol_fast;
   bool at_break;                /* The fast path stopped before a break
                                    (EOL_FAST_INPUT).  */

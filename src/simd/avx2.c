@@ -59,50 +59,6 @@ avx2_ascii_len (uint8_t const *s, size_t n)
   return i + sse2_ascii_len (s + i, n - i);
 }
 
-/* The bytes of IN shifted by K places, with the last bytes of PREV
-   coming in at the front.  */
-#define PREV(in, prev, k)                                                  \
-  _mm256_alignr_epi8 ((in), _mm256_permute2x128_si256 ((prev), (in), 0x21), \
-                      16 - (k))
-
-AVX2 static inline __m256i
-avx2_utf8_errors (__m256i in, __m256i prev)
-{
-  __m256i const nib = K256 (K_0F8);
-  __m256i byte_1_high, byte_1_low, byte_2_high;
-  avx2_utf8_tables (&byte_1_high, &byte_1_low, &byte_2_high);
-
-  __m256i prev1 = PREV (in, prev, 1);
-  __m256i prev2 = PREV (in, prev, 2);
-  __m256i prev3 = PREV (in, prev, 3);
-  __m256i b1h = _mm256_shuffle_epi8
-    (byte_1_high, _mm256_and_si256 (_mm256_srli_epi16 (prev1, 4), nib));
-  __m256i b1l = _mm256_shuffle_epi8 (byte_1_low,
-                                     _mm256_and_si256 (prev1, nib));
-  __m256i b2h = _mm256_shuffle_epi8
-    (byte_2_high, _mm256_and_si256 (_mm256_srli_epi16 (in, 4), nib));
-  __m256i special = _mm256_and_si256 (_mm256_and_si256 (b1h, b1l), b2h);
-  /* A third or fourth byte must be a continuation, and then its
-     TWO_CONTS bit is expected rather than an error.  */
-  __m256i third = _mm256_subs_epu8 (prev2, K256 (K_60_8));
-  __m256i fourth = _mm256_subs_epu8 (prev3, K256 (K_70_8));
-  __m256i must23 = _mm256_and_si256 (_mm256_or_si256 (third, fourth),
-                                     K256 (K_80_8));
-  return _mm256_xor_si256 (must23, special);
-}
-
-/* A block whose last three bytes hold a lead byte that still wants
-   continuations has a byte above this in that place (saturating
-   subtraction): the next block must go on with them.  */
-AVX2 static inline __attribute__ ((always_inline)) __m256i
-avx2_max_tail (void)
-{
-  return _mm256_setr_epi8
-    (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-     (char) (0xF0 - 1), (char) (0xE0 - 1), (char) (0xC0 - 1));
-}
-
 AVX2 static size_t
 avx2_utf8_valid_len (uint8_t const *s, size_t n)
 {
@@ -236,14 +192,20 @@ avx2_check_pair (uint8_t const *s, size_t i, __m256i in, __m256i *prev,
    and copying them to OUT as it goes (when COPY).  A block with a
    problem, and the tail, go to the portable validator from a character
    boundary, as there; the bytes between that boundary and the end of
-   the accepted blocks are not ASCII, so no newline is counted twice.  */
+   the accepted blocks are not ASCII, so no newline is counted twice.
+   The loop starts at S + I (0 but for avx2_utf8_valid_copy_resume, which
+   has taken S[0..I) with NL newlines; the 32 bytes before S + I are then
+   the block before); unless RS is NULL, it keeps there what it knew of
+   the block where it stopped (utf8_resume_keep).  */
 AVX2 static inline __attribute__ ((always_inline)) size_t
 avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
-                 uint64_t *newlines, bool copy)
+                 uint64_t *newlines, bool copy, size_t i, size_t nl,
+                 struct utf8_resume *rs)
 {
-  size_t i = 0, nl = 0, v;
+  size_t v, span = 0;
   uint64_t flagged = 0, lfm = 0;
-  __m256i prev = _mm256_setzero_si256 ();
+  __m256i prev = (i ? _mm256_loadu_si256 ((__m256i const *) (s + i - 32))
+                  : _mm256_setzero_si256 ());
   __m256i const lf = K256 (K_LF8);
   __m256i const max_tail = avx2_max_tail ();
 
@@ -261,7 +223,10 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
         {
           if (!avx2_check_pair (s, i, in, &prev, lf, out, copy, &nl,
                                 &flagged, &lfm))
-            break;
+            {
+              span = 64;
+              break;
+            }
           i += 32;
           continue;
         }
@@ -276,6 +241,7 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
                                                                        lf));
               if (copy)
                 _mm256_storeu_si256 ((__m256i *) (out + i), in);
+              span = 32;
               break;
             }
         }
@@ -287,15 +253,21 @@ avx2_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
     }
   if (flagged)
     {
-      i = utf8_check_flagged (s, i, (size_t) __builtin_ctzll (flagged), lfm,
-                              &nl, &v);
+      size_t at = utf8_check_flagged (s, i, (size_t) __builtin_ctzll (flagged),
+                                      lfm, &nl, &v, rs != NULL);
+      /* An ASCII block after one that ends inside a character has only
+         its first byte flagged (SPAN 0): nothing to keep.  */
+      if (rs && span)
+        utf8_resume_keep (rs, s, at + v, i + span, flagged << (64 - span),
+                          lfm << (64 - span));
       *newlines = nl;
-      return i + v;
+      return at + v;
     }
   return utf8_check_tail (s, n, i, out, copy, nl, newlines);
 }
 
 AVX2 static KERNEL_UTF8_VALID_COPY (avx2)
+KERNEL_UTF8_VALID_COPY_RESUME (AVX2, avx2)
 
 AVX2 size_t
 avx2_count_newlines (uint8_t const *s, size_t n)
@@ -990,7 +962,7 @@ avx2_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
 
 struct kernels const kernels_avx2 = {
   "avx2", avx2_ascii_len, avx2_utf8_valid_len, avx2_count_newlines,
-  avx2_utf8_valid_copy,
+  avx2_utf8_valid_copy, avx2_utf8_valid_copy_resume,
   avx2_utf8_to_utf16, avx2_utf8_to_utf32, NULL, avx2_utf16_to_utf8,
   avx2_sb_to_utf8, avx2_utf8_to_sb,
   avx2_drop_crlf

@@ -186,17 +186,18 @@ avx512_block (uint8_t const *s, __m512i v, uint64_t high, uint8_t *out,
 WIDE_LOOP (avx512, avx512_block)
 
 AVX512 KERNEL_UTF8_VALID_COPY (avx512)
+KERNEL_UTF8_VALID_COPY_RESUME (AVX512, avx512)
 
 AVX512 size_t
 avx512_utf8_valid_len (uint8_t const *s, size_t n)
 {
   uint64_t nl;
-  return avx512_utf8_check (s, n, NULL, &nl, false);
+  return avx512_utf8_check (s, n, NULL, &nl, false, 0, 0, NULL);
 }
 
 struct kernels const kernels_avx512 = {
   "avx512", avx2_ascii_len, avx512_utf8_valid_len, avx2_count_newlines,
-  avx512_utf8_valid_copy,
+  avx512_utf8_valid_copy, avx512_utf8_valid_copy_resume,
   avx512_utf8_to_utf16, avx512_utf8_to_utf32, NULL, avx2_utf16_to_utf8,
   avx2_sb_to_utf8, avx2_utf8_to_sb,
   avx2_drop_crlf

@@ -124,7 +124,7 @@ TC_KERNELS (, scalar)
 
 struct kernels const kernels_scalar = {
   "scalar", scalar_ascii_len, scalar_utf8_valid_len, scalar_count_newlines,
-  scalar_utf8_valid_copy,
+  scalar_utf8_valid_copy, NULL,
   scalar_utf8_to_utf16, scalar_utf8_to_utf32, NULL, scalar_utf16_to_utf8,
   scalar_sb_to_utf8, scalar_utf8_to_sb,
   scalar_drop_crlf

@@ -21,6 +21,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What a vector UTF-8 validator knew when it stopped before an
+   ill-formed sequence, for utf8_valid_copy_resume: the next call, which
+   starts after the sequence, need not check again the rest of the block
+   it had checked.  The error classes of a byte are computed from that
+   byte and the three before it, so a flag at a byte three or more places
+   after the new start is the same whether the validation started there
+   or earlier; only the characters that start in the first three bytes
+   are checked again.  */
+struct utf8_resume
+{
+  uint8_t const *stop;          /* Where it stopped; NULL: nothing known
+                                   (the other fields mean nothing).  */
+  uint8_t const *end;           /* The end of the block it had checked.  */
+  uint64_t flagged;             /* Bit K: the error classes flagged byte
+                                   END - 64 + K (a 32-byte block is in the
+                                   high half; the bytes before a block
+                                   had no flags).  */
+  uint64_t lf;                  /* Bit K: byte END - 64 + K is 0x0A.  */
+};
+
+/* Instead of calling utf8_valid_copy_resume on S that starts with an
+   ill-formed sequence (it would return 0 at once, and move RS->stop to
+   S), a caller may move RS->stop itself, with this.  */
+static inline void
+utf8_resume_move (struct utf8_resume *rs, uint8_t const *s)
+{
+  if ((size_t) ((uintptr_t) s - (uintptr_t) rs->stop) - 1 <= 2)
+    rs->stop = s;
+}
+
 struct kernels
 {
   char const *name;
@@ -37,6 +67,17 @@ struct kernels
      bytes past the prefix may be written too).  */
   size_t (*utf8_valid_copy) (uint8_t const *s, size_t n, uint8_t *out,
                              uint64_t *newlines);
+  /* utf8_valid_copy with OUT not NULL, returning the same, for S[0..N)
+     in the same unchanged buffer as the call of this kernel that left
+     *RS (or RS->stop NULL, as a caller starts).  When S starts 1 to 3
+     bytes after RS->stop (after the ill-formed sequence there) and
+     RS->end is within S[4..N], it takes the rest of that block from *RS
+     and may read the 64 bytes before RS->end.  It leaves in *RS what it
+     knew where it stopped (RS->stop NULL if nothing).  NULL in the sets
+     that have none.  */
+  size_t (*utf8_valid_copy_resume) (uint8_t const *s, size_t n,
+                                    uint8_t *out, uint64_t *newlines,
+                                    struct utf8_resume *rs);
   /* Convert S[0..N), well-formed UTF-8 of complete characters, to
      UTF-16 or UTF-32 in OUT (little-endian unless BIG), which has room
      for 2N or 4N bytes; return the bytes written.  */

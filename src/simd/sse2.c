@@ -132,7 +132,7 @@ TC_KERNELS (SSE2, sse2)
 
 struct kernels const kernels_sse2 = {
   "sse2", sse2_ascii_len, sse2_utf8_valid_len, sse2_count_newlines,
-  sse2_utf8_valid_copy,
+  sse2_utf8_valid_copy, NULL,
   sse2_utf8_to_utf16, sse2_utf8_to_utf32, NULL, sse2_utf16_to_utf8,
   sse2_sb_to_utf8, sse2_utf8_to_sb,
   sse2_drop_crlf

@@ -612,7 +612,7 @@ vbmi2_wide_checked (uint8_t const *s, size_t n, uint8_t *out, int width,
       while (i > 0 && (s[i] & 0xC0) == 0x80)
         i++;
     }
-  v = avx512_utf8_check (s + i, n - i, NULL, &tail_nl, false);
+  v = avx512_utf8_check (s + i, n - i, NULL, &tail_nl, false, 0, 0, NULL);
   o += vbmi2_utf8_to_wide (s + i, v, out + o, width, big);
   *produced = o;
   *newlines = nl + tail_nl;
@@ -633,7 +633,7 @@ vbmi2_utf8_to_wide_checked (uint8_t const *s, size_t n, uint8_t *out,
 
 struct kernels const kernels_avx512vbmi2 = {
   "avx512vbmi2", avx2_ascii_len, avx512_utf8_valid_len, avx2_count_newlines,
-  avx512_utf8_valid_copy,
+  avx512_utf8_valid_copy, avx512_utf8_valid_copy_resume,
   vbmi2_utf8_to_utf16, vbmi2_utf8_to_utf32, vbmi2_utf8_to_wide_checked,
   vbmi2_utf16_to_utf8,
   vbmi2_sb_to_utf8, vbmi2_utf8_to_sb,

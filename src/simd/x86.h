@@ -51,6 +51,13 @@ AVX2 size_t avx2_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
 AVX512 size_t avx512_utf8_valid_len (uint8_t const *s, size_t n);
 AVX512 size_t avx512_utf8_valid_copy (uint8_t const *s, size_t n,
                                       uint8_t *out, uint64_t *newlines);
+AVX2 size_t avx2_utf8_valid_copy_resume (uint8_t const *s, size_t n,
+                                         uint8_t *out, uint64_t *newlines,
+                                         struct utf8_resume *rs);
+AVX512 size_t avx512_utf8_valid_copy_resume (uint8_t const *s, size_t n,
+                                             uint8_t *out,
+                                             uint64_t *newlines,
+                                             struct utf8_resume *rs);
 
 /* Entry points made from an always_inline implementation that takes the
    byte order (and the width, or whether to copy) as a parameter: each
@@ -64,7 +71,7 @@ AVX512 size_t avx512_utf8_valid_copy (uint8_t const *s, size_t n,
    PREFIX_utf8_to_wide (S, N, OUT, WIDTH, BIG), KERNEL_UTF16_TO_UTF8
    from PREFIX_utf16_to_utf8_bo (S, N, OUT, PRODUCED, NEWLINES, BIG) and
    KERNEL_UTF8_VALID_COPY from PREFIX_utf8_check (S, N, OUT, NEWLINES,
-   COPY).  */
+   COPY, 0, 0, NULL) (see avx2_utf8_check for the last three).  */
 #define KERNEL_UTF8_TO_UTF16(PREFIX)                                       \
   size_t                                                                   \
   PREFIX##_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out,        \
@@ -100,8 +107,10 @@ AVX512 size_t avx512_utf8_valid_copy (uint8_t const *s, size_t n,
   PREFIX##_utf8_valid_copy (uint8_t const *s, size_t n, uint8_t *out,      \
                             uint64_t *newlines)                            \
   {                                                                        \
-    return (out ? PREFIX##_utf8_check (s, n, out, newlines, true)          \
-            : PREFIX##_utf8_check (s, n, out, newlines, false));           \
+    return (out ? PREFIX##_utf8_check (s, n, out, newlines, true, 0, 0,   \
+                                       NULL)                               \
+            : PREFIX##_utf8_check (s, n, out, newlines, false, 0, 0,       \
+                                   NULL));                                 \
   }
 
 /* ---- AVX2 constants ---- */
@@ -210,6 +219,50 @@ avx2_utf8_tables (__m256i *byte_1_high, __m256i *byte_1_low,
      TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT);
 }
 
+/* The bytes of IN shifted by K places, with the last bytes of PREV
+   coming in at the front.  */
+#define PREV(in, prev, k)                                                  \
+  _mm256_alignr_epi8 ((in), _mm256_permute2x128_si256 ((prev), (in), 0x21), \
+                      16 - (k))
+
+AVX2 static inline __m256i
+avx2_utf8_errors (__m256i in, __m256i prev)
+{
+  __m256i const nib = K256 (K_0F8);
+  __m256i byte_1_high, byte_1_low, byte_2_high;
+  avx2_utf8_tables (&byte_1_high, &byte_1_low, &byte_2_high);
+
+  __m256i prev1 = PREV (in, prev, 1);
+  __m256i prev2 = PREV (in, prev, 2);
+  __m256i prev3 = PREV (in, prev, 3);
+  __m256i b1h = _mm256_shuffle_epi8
+    (byte_1_high, _mm256_and_si256 (_mm256_srli_epi16 (prev1, 4), nib));
+  __m256i b1l = _mm256_shuffle_epi8 (byte_1_low,
+                                     _mm256_and_si256 (prev1, nib));
+  __m256i b2h = _mm256_shuffle_epi8
+    (byte_2_high, _mm256_and_si256 (_mm256_srli_epi16 (in, 4), nib));
+  __m256i special = _mm256_and_si256 (_mm256_and_si256 (b1h, b1l), b2h);
+  /* A third or fourth byte must be a continuation, and then its
+     TWO_CONTS bit is expected rather than an error.  */
+  __m256i third = _mm256_subs_epu8 (prev2, K256 (K_60_8));
+  __m256i fourth = _mm256_subs_epu8 (prev3, K256 (K_70_8));
+  __m256i must23 = _mm256_and_si256 (_mm256_or_si256 (third, fourth),
+                                     K256 (K_80_8));
+  return _mm256_xor_si256 (must23, special);
+}
+
+/* A block whose last three bytes hold a lead byte that still wants
+   continuations has a byte above this in that place (saturating
+   subtraction): the next block must go on with them.  */
+AVX2 static inline __attribute__ ((always_inline)) __m256i
+avx2_max_tail (void)
+{
+  return _mm256_setr_epi8
+    (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+     (char) (0xF0 - 1), (char) (0xE0 - 1), (char) (0xC0 - 1));
+}
+
 /* Back up from I, a position where validation stopped, to the start of
    the character that may straddle it, so that S[0..result) holds
    complete characters only.  */
@@ -241,6 +294,22 @@ utf8_check_tail (uint8_t const *s, size_t n, size_t end, uint8_t *out,
   return i + v;
 }
 
+/* Whether the character that starts at S + FROM, before or at a flag at
+   S + F, is ill-formed as the portable validator sees S[FROM..F]: its
+   first byte starts none, or it is cut short by the flag, or one of its
+   bytes is out of range.  */
+static inline __attribute__ ((always_inline)) bool
+utf8_bad_at (uint8_t const *s, size_t from, size_t f)
+{
+  struct utf8_lead const *l = &utf8_form.lead[s[from]];
+  unsigned int more = l->more;
+  return (s[from] >= 0x80
+          && (more == 0 || f < from + more || s[from + 1] < l->lo
+              || l->hi < s[from + 1]
+              || (more >= 2 && (s[from + 2] & 0xC0) != 0x80)
+              || (more == 3 && (s[from + 3] & 0xC0) != 0x80)));
+}
+
 /* The end of a validator's loop at a block at I where the error classes
    flagged a byte, at I + AT the first, and whose bytes 0x0A are the bits
    of LF (the caller has copied the block, if it copies).  Every error is
@@ -248,13 +317,16 @@ utf8_check_tail (uint8_t const *s, size_t n, size_t end, uint8_t *out,
    it, so the bytes before the character around the flag are well-formed,
    and the longest prefix ends no later than the flag.  Return where the
    portable validator started, near the flag, and set *V to the length it
-   found from there; add the newlines up to its end to *NL.  */
+   found from there; add the newlines up to its end to *NL.  With QUICK,
+   a character there that is ill-formed at once (utf8_bad_at) is found
+   without the portable validator, which then would stop at it at once.  */
 static inline __attribute__ ((always_inline)) size_t
 utf8_check_flagged (uint8_t const *s, size_t i, size_t at, uint64_t lf,
-                    size_t *nl, size_t *v)
+                    size_t *nl, size_t *v, bool quick)
 {
   size_t from = char_boundary (s, i + at);
-  *v = scalar_utf8_valid_len (s + from, i + at + 1 - from);
+  *v = (quick && utf8_bad_at (s, from, i + at) ? 0
+        : scalar_utf8_valid_len (s + from, i + at + 1 - from));
   if (from + *v > i)
     {
       size_t k = from + *v - i;
@@ -263,6 +335,149 @@ utf8_check_flagged (uint8_t const *s, size_t i, size_t at, uint64_t lf,
     }
   return from;
 }
+
+/* ---- Resuming UTF-8 validation after an ill-formed sequence ---- */
+
+/* A validator's loop stopped at S + STOP, before an ill-formed sequence,
+   in the 64 bytes before S + END, whose flagged bytes and bytes 0x0A are
+   the bits of FLAGGED and LF: keep that in *RS for the next call.  */
+static inline __attribute__ ((always_inline)) void
+utf8_resume_keep (struct utf8_resume *rs, uint8_t const *s, size_t stop,
+                  size_t end, uint64_t flagged, uint64_t lf)
+{
+  rs->stop = s + stop;
+  rs->end = s + end;
+  rs->flagged = flagged;
+  rs->lf = lf;
+}
+
+/* The bytes of the block of *RS from S on (S - RS->stop must be 1..3),
+   at least 4 and at most N; 0 if *RS does not cover S.  Unsigned
+   differences: no pointer comparisons across buffers, and a NULL stop
+   is far off.  */
+static inline __attribute__ ((always_inline)) size_t
+utf8_resume_width (uint8_t const *s, size_t n, struct utf8_resume const *rs)
+{
+  size_t w = (size_t) ((uintptr_t) rs->end - (uintptr_t) s);
+  size_t d = (size_t) ((uintptr_t) s - (uintptr_t) rs->stop);
+  return d - 1 > 2 || w - 4 > 60 || w > n ? 0 : w;
+}
+
+/* The newlines among the first K bytes (K < 64) of the block of *RS
+   from S on, which has W bytes there.  */
+static inline __attribute__ ((always_inline)) size_t
+utf8_resume_newlines (struct utf8_resume const *rs, size_t w, size_t k)
+{
+  return (size_t) __builtin_popcountll ((rs->lf >> (64 - w))
+                                        & ((1ull << k) - 1));
+}
+
+/* The bytes of S that utf8_valid_copy_resume checks itself: the
+   characters that start in the first three (a flag there may stem from
+   the sequence before S), in the W bytes of the block.  Returns the
+   character boundary after them (3 to 6), or, if one is ill-formed, its
+   start (0 to 2); 64 if one reaches past the block.  */
+static inline __attribute__ ((always_inline)) size_t
+utf8_resume_start (uint8_t const *s, size_t w)
+{
+  size_t r = 0;
+  if ((s[0] | s[1] | s[2]) < 0x80)
+    return 3;
+  while (r < 3)
+    {
+      struct utf8_lead const *l = &utf8_form.lead[s[r]];
+      unsigned int more = l->more;
+      if (s[r] < 0x80)
+        {
+          r++;
+          continue;
+        }
+      if (w <= r + more)
+        return 64;
+      if (more == 0 || s[r + 1] < l->lo || l->hi < s[r + 1]
+          || (more >= 2 && (s[r + 2] & 0xC0) != 0x80)
+          || (more == 3 && (s[r + 3] & 0xC0) != 0x80))
+        return r;
+      r += more + 1;
+    }
+  return r;
+}
+
+/* The first flag of *RS at or after S + R, where the block has W bytes
+   from S on, as an offset from S; 64 if there is none.  */
+static inline __attribute__ ((always_inline)) size_t
+utf8_resume_flag (struct utf8_resume const *rs, size_t w, size_t r)
+{
+  uint64_t m = r < w ? rs->flagged >> (64 - w + r) : 0;
+  return m ? r + (size_t) __builtin_ctzll (m) : 64;
+}
+
+/* utf8_valid_copy_resume where the block of *RS (W bytes from S on) has
+   a flag at S + F, and S[0..R) is well-formed, R a character boundary:
+   the portable validator finds the end of the prefix near the flag, as
+   in utf8_check_flagged.  */
+AVX2 static __attribute__ ((noinline, unused)) size_t
+utf8_resume_flagged (uint8_t const *s, uint8_t *out, uint64_t *newlines,
+                     struct utf8_resume *rs, size_t r)
+{
+  size_t w = (size_t) (rs->end - s), f = utf8_resume_flag (rs, w, r);
+  size_t from = char_boundary (s, f), len;
+  if (from < r)
+    from = r;
+  len = from + (utf8_bad_at (s, from, f) ? 0
+                : scalar_utf8_valid_len (s + from, f + 1 - from));
+  memcpy (out, s, len);
+  *newlines = (len < 64 ? utf8_resume_newlines (rs, w, len)
+               : (size_t) __builtin_popcountll (rs->lf));
+  rs->stop = s + len;
+  return len;
+}
+
+/* PREFIX_utf8_valid_copy_resume (kernels.h), compiled with the target
+   attribute ATTR.  When *RS covers S and settles the call within its
+   block (an ill-formed sequence in the first bytes, or a flag further
+   on), the validator's loop is not entered.  When the block holds no
+   flag from the first character boundary on (the bytes before it are
+   checked here), it is copied and the loop goes on after it: the
+   function PREFIX_utf8_check_on, which starts at the end of the block
+   of *RS, with *NEWLINES newlines before it, while RS->stop is not NULL,
+   and at S otherwise, with the loop of PREFIX_utf8_check (S, N, OUT,
+   NEWLINES, true, I, NL, RS).  N of 64 or more lets the block be
+   copied as a whole.  */
+#define KERNEL_UTF8_VALID_COPY_RESUME(ATTR, PREFIX)                        \
+  ATTR static __attribute__ ((noinline)) size_t                            \
+  PREFIX##_utf8_check_on (uint8_t const *s, size_t n, uint8_t *out,        \
+                          uint64_t *newlines, struct utf8_resume *rs)      \
+  {                                                                        \
+    size_t i = rs->stop ? (size_t) (rs->end - s) : 0;                      \
+    size_t nl = i ? *newlines : 0;                                         \
+    rs->stop = NULL;                                                       \
+    return PREFIX##_utf8_check (s, n, out, newlines, true, i, nl, rs);     \
+  }                                                                        \
+                                                                           \
+  ATTR size_t                                                              \
+  PREFIX##_utf8_valid_copy_resume (uint8_t const *s, size_t n,             \
+                                   uint8_t *out, uint64_t *newlines,       \
+                                   struct utf8_resume *rs)                 \
+  {                                                                        \
+    size_t w = n >= 64 ? utf8_resume_width (s, n, rs) : 0, r;              \
+    if (w == 0 || (r = utf8_resume_start (s, w)) == 64)                    \
+      {                                                                    \
+        rs->stop = NULL;                                                   \
+        return PREFIX##_utf8_check_on (s, n, out, newlines, rs);           \
+      }                                                                    \
+    memcpy (out, s, 64);                                                   \
+    if (r < 3)                                                             \
+      {                                                                    \
+        *newlines = utf8_resume_newlines (rs, w, r);                       \
+        rs->stop = s + r;                                                  \
+        return r;                                                          \
+      }                                                                    \
+    if (utf8_resume_flag (rs, w, r) < 64)                                  \
+      return utf8_resume_flagged (s, out, newlines, rs, r);                \
+    *newlines = (size_t) __builtin_popcountll (rs->lf >> (64 - w));        \
+    return PREFIX##_utf8_check_on (s, n, out, newlines, rs);               \
+  }
 
 /* ---- Copying ASCII, AVX2 and VBMI2 ---- */
 
@@ -383,6 +598,15 @@ avx512_utf8_errors (__m512i in, __m512i prev)
   return _mm512_xor_si512 (must23, special);
 }
 
+/* A lead byte in the last three places of a block still wants
+   continuations when it is above this (saturating subtraction).  */
+AVX512 static inline __attribute__ ((always_inline)) __m512i
+avx512_max_tail (void)
+{
+  return _mm512_set_epi64 ((long long) 0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1,
+                           -1, -1, -1);
+}
+
 /* One block of the AVX-512 validators: IN, the block after *PREV.
    Returns 0 when it is well-formed and does not leave the block before
    it incomplete, and then makes IN *PREV and sets *PENDING when IN ends
@@ -391,9 +615,7 @@ avx512_utf8_errors (__m512i in, __m512i prev)
 AVX512 static inline __attribute__ ((always_inline)) __mmask64
 avx512_check_block (__m512i in, __m512i *prev, __mmask64 *pending)
 {
-  /* A lead byte in the last three places still wants continuations.  */
-  __m512i const max_tail = _mm512_set_epi64
-    ((long long) 0xBFDFEFFFFFFFFFFFull, -1, -1, -1, -1, -1, -1, -1);
+  __m512i const max_tail = avx512_max_tail ();
   if (_mm512_movepi8_mask (in) == 0)
     {
       if (*pending)
@@ -412,30 +634,45 @@ avx512_check_block (__m512i in, __m512i *prev, __mmask64 *pending)
   return 0;
 }
 
-/* avx2_utf8_check with 64-byte blocks, checked by avx512_check_block.
+/* avx2_utf8_check with 64-byte blocks, checked by avx512_check_block
+   (the block before S + I, when I is not 0, is the 64 bytes before it).
    The block with a problem and the tail go to the portable validator
    from a character boundary.  */
 AVX512 static inline __attribute__ ((always_inline)) size_t
 avx512_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
-                   uint64_t *newlines, bool copy)
+                   uint64_t *newlines, bool copy, size_t i, size_t nl,
+                   struct utf8_resume *rs)
 {
-  size_t i = 0, nl = 0, v;
+  size_t v;
   __m512i prev = _mm512_setzero_si512 ();
   __m512i const lf = _mm512_set1_epi8 ('\n');
   __mmask64 pending = 0;
 
+  if (i)
+    {
+      __m512i over;
+      prev = _mm512_loadu_si512 (s + i - 64);
+      over = _mm512_subs_epu8 (prev, avx512_max_tail ());
+      pending = _mm512_test_epi8_mask (over, over);
+    }
   for (; i + 64 <= n; i += 64)
     {
       __m512i in = _mm512_loadu_si512 (s + i);
       __mmask64 flagged = avx512_check_block (in, &prev, &pending);
       if (flagged)
         {
+          uint64_t lfm = _mm512_cmpeq_epi8_mask (in, lf);
+          size_t at;
           if (copy)
             _mm512_storeu_si512 (out + i, in);
-          i = utf8_check_flagged (s, i, (size_t) __builtin_ctzll (flagged),
-                                  _mm512_cmpeq_epi8_mask (in, lf), &nl, &v);
+          at = utf8_check_flagged (s, i, (size_t) __builtin_ctzll (flagged),
+                                   lfm, &nl, &v, rs != NULL);
+          /* Not for an ASCII block after one that ends inside a
+             character: only its first byte is flagged.  */
+          if (rs && _mm512_movepi8_mask (in))
+            utf8_resume_keep (rs, s, at + v, i + 64, flagged, lfm);
           *newlines = nl;
-          return i + v;
+          return at + v;
         }
       nl += (size_t) __builtin_popcountll (_mm512_cmpeq_epi8_mask (in, lf));
       if (copy)

@@ -20,6 +20,7 @@
 #include "registry.h"
 #include "simd/kernels.h"
 #include "tap.h"
+#include "unicode/utf8.h"
 
 /* A test that cannot run here: "ok N # SKIP reason".  */
 static void
@@ -611,6 +612,173 @@ test_implementation (char const *name)
   free (buf);
 }
 
+/* The length of the maximal subpart of the ill-formed sequence at
+   S[0..N), as the decoder sees it with more input to follow; 0 if none
+   starts there.  */
+static size_t
+error_len (uint8_t const *s, size_t n)
+{
+  ucs4_t c;
+  enum err_kind kind;
+  int r = n ? utf8_sequence (&utf8_form, s, n, false, &c, &kind) : 1;
+  return r < 0 ? (size_t) -r : 0;
+}
+
+/* Walk S[0..N) as the pipeline does after errors: validate, step over
+   the ill-formed sequence where the validator stopped, and go on, with
+   utf8_valid_copy_resume (its *RS carried from call to call) and with
+   the fast path of fast_select_resume.  Each call must return exactly
+   what utf8_valid_copy and the plain fast path return on the same
+   bytes (the same length, copy, newlines and error), and every stop
+   before an error must be exactly the reference decoder's.  Every
+   other run of errors is stepped over with utf8_resume_move instead of
+   a call.  Returns the number of errors stepped over, or -1 on a
+   disagreement.  */
+static int
+check_resume_walk (uint8_t const *s, size_t n)
+{
+  struct codec const *u8 = registry_find ("UTF-8");
+  fast_fn *plain = fast_select (u8, u8);
+  fast_resume_fn *resume = fast_select_resume (u8, u8);
+  struct utf8_resume rs = { NULL, NULL, 0, 0 }, frs = rs;
+  uint8_t *out = malloc (n + 1), *want = malloc (n + 1);
+  size_t pos = 0, fpos = 0;
+  int errors = 0;
+  bool good = true;
+
+  /* The kernel.  */
+  while (good)
+    {
+      uint64_t nl = 0, wnl = 0;
+      size_t v, w, len;
+      if (errors % 2 && error_len (s + pos, n - pos) > 0)
+        {
+          utf8_resume_move (&rs, s + pos);
+          v = 0;
+        }
+      else
+        {
+          v = kernels->utf8_valid_copy_resume (s + pos, n - pos, out, &nl,
+                                               &rs);
+          w = kernels->utf8_valid_copy (s + pos, n - pos, want, &wnl);
+          if (v != w || memcmp (out, want, v) != 0 || nl != wnl
+              || nl != count_nl (s + pos, v))
+            good = false;
+        }
+      len = error_len (s + pos + v, n - pos - v);
+      if (len > 0 && reference_valid_len (s + pos, n - pos) != v)
+        good = false;
+      if (len == 0)
+        break;
+      pos += v + len;
+      errors++;
+    }
+  /* The fast path.  */
+  while (good)
+    {
+      size_t used, produced, wused, wproduced;
+      uint64_t nl, wnl;
+      struct codec_error err, werr;
+      used = resume (s + fpos, n - fpos, out, n - fpos, &produced, &nl, &err,
+                     &frs);
+      wused = plain (s + fpos, n - fpos, want, n - fpos, &wproduced, &wnl,
+                     &werr);
+      if (used != wused || produced != wproduced || nl != wnl
+          || memcmp (out, want, produced) != 0 || err.len != werr.len
+          || (err.len > 0 && (err.kind != werr.kind
+                              || memcmp (err.bytes, werr.bytes, err.len))))
+        good = false;
+      if (err.len == 0)
+        break;
+      fpos += used + err.len;
+    }
+  free (out);
+  free (want);
+  return good && fpos == pos ? errors : -1;
+}
+
+/* utf8_valid_copy_resume of the set NAME (kernels.h), and the fast path
+   made from it, on text with ill-formed sequences at every offset of
+   two 64-byte blocks (the ends of blocks and of 32-byte halves among
+   them), several in one block, runs of them, and in the last three
+   bytes, at several alignments.  */
+static void
+test_resume (char const *name)
+{
+  static char const *const bad[] = {
+    "\x80", "\xBF", "\xC0", "\xFF", "\xC3", "\xE2\x82", "\xF0\x9F\x98",
+    "\xED\xA0\x80", "\xE0\x80", "\xF4\x90\x80\x80", "\xC3\xC3", "\x9F\x9F\x9F"
+  };
+  enum { NB = sizeof bad / sizeof bad[0], LEN = 300 };
+  struct codec const *u8 = registry_find ("UTF-8");
+  uint8_t *buf = malloc (LEN + 64), *text = malloc (LEN);
+  size_t failures = 0, cases = 0, k, d, a, b, n;
+  long total = 0;
+
+  setenv ("UTF8CONV_IMPL", name, 1);
+  kernels_select ();
+  if (!kernels->utf8_valid_copy_resume)
+    {
+      ok (fast_select_resume (u8, u8) == NULL,
+          "%s: no utf8_valid_copy_resume, and no fast path made from it",
+          name);
+      free (buf);
+      free (text);
+      return;
+    }
+  for (k = 0; k < 160; k++)
+    for (d = 0; d < 12; d++)
+      for (b = 0; b < NB; b++)
+        {
+          /* One error at K, another D bytes after its end (none for D
+             0), a third at the end of the block after; plain text,
+             or text with 2-, 3- and 4-byte characters.  */
+          size_t len = strlen (bad[b]);
+          a = (k + d + b) % 32;
+          n = LEN - (k * 7 + d) % 5;
+          if (b % 2)
+            random_text (text, LEN, 0);
+          else
+            memset (text, 'a' + (int) (k % 26), LEN);
+          memcpy (text + k, bad[b], len);
+          if (d > 0)
+            memcpy (text + k + len + d, bad[(b + d) % NB],
+                    strlen (bad[(b + d) % NB]));
+          text[(k / 64 + 1) * 64 + 64 - 1 - d] = 0x80;
+          /* And at the end: in the last three bytes.  */
+          if (d < 3)
+            text[n - 1 - d] = (uint8_t) (d == 0 ? 0xE2 : 0xFF);
+          memcpy (buf + a, text, n);
+          cases++;
+          {
+            int e = check_resume_walk (buf + a, n);
+            if (e < 0)
+              {
+                if (failures++ < 5)
+                  diag ("%s: resume disagrees: error %zu at %zu, gap %zu, "
+                        "length %zu, align %zu", name, b, k, d, n, a);
+              }
+            else
+              total += e;
+          }
+        }
+  /* Random text, broken in many places.  */
+  for (n = 0; n <= LEN; n++)
+    for (a = 0; a < 32; a += 5)
+      {
+        random_text (buf + a, n, (unsigned int) (n / 8));
+        cases++;
+        if (check_resume_walk (buf + a, n) < 0 && failures++ < 5)
+          diag ("%s: resume disagrees on random text, length %zu, align %zu",
+                name, n, a);
+      }
+  ok (failures == 0 && total > (long) cases,
+      "%s: utf8_valid_copy_resume agrees on %zu inputs (%ld errors)", name,
+      cases, total);
+  free (buf);
+  free (text);
+}
+
 /* Kuhn's stress test, read in pieces of every size up to 64.  */
 static void
 test_kuhn (char const *name)
@@ -713,6 +881,7 @@ main (void)
         test_fast_paths (names[i]);
         test_kuhn (names[i]);
         test_drop_crlf (names[i]);
+        test_resume (names[i]);
       }
   if (want && strcmp (want, "reference") == 0)
     skip_test ("UTF8CONV_IMPL=reference: no kernels to compare");
