@@ -263,6 +263,16 @@ decoder_holds_input (struct decoder const *d)
               && ((struct stateful_codec const *) d->codec)->holds_input (d)));
 }
 
+/* Whether D holds back more than its carry (a wrapper's look-ahead,
+   -f auto's window): only then must the pipeline keep more than a short
+   history of the buffers it has read.  */
+static inline bool
+decoder_holds_lookahead (struct decoder const *d)
+{
+  return ((d->codec->flags & CODEC_WRAPPER)
+          && ((struct stateful_codec const *) d->codec)->holds_input (d));
+}
+
 /* What the wrapping decoder D has detected; false when D is no wrapper
    or has not decided yet.  */
 static inline bool

@@ -20,6 +20,8 @@ enum { HISTORY = 1 << 17, HISTORY_SHORT = 512 };
 _Static_assert ((int) MAX_HELD <= (int) HISTORY
                 && (HISTORY & (HISTORY - 1)) == 0
                 && (int) DETECT_LOOKAHEAD + MAX_ERROR_BYTES
+                   <= (int) HISTORY_SHORT
+                && (int) sizeof ((struct decoder *) 0)->carry
                    <= (int) HISTORY_SHORT,
                 "the history holds every byte a decoder may hold back");
 

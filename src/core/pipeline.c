@@ -945,7 +945,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
       if (ok && last)
         ok = flush_held (r, f, base);
       history_keep (&f->history, in, n, base,
-                    decoder_holds_input (&f->dec));
+                    decoder_holds_lookahead (&f->dec));
       base += n;
       if (!ok || last)
         flush_encoder (r);
