@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "codecs/iconv_memo.h"
 #include "helpers.h"
 #include "registry.h"
 #include "tap.h"
@@ -398,6 +399,56 @@ test_memo (char const *name, ucs4_t const *text, size_t ntext, ucs4_t c0,
     }
 }
 
+/* The probe of each charset and the check of each character, which
+   decide whether the memo is used (iconv_memo.c).  */
+static void
+test_memo_probes (void)
+{
+  static char const *const suit[] = { "SHIFT_JIS", "EUC-JP", "GB18030",
+                                      "BIG5", "EUC-KR", "KOI8-R" };
+  static char const *const unsuited[] = { "IBM930", "CP1255", "CP1258",
+                                          "TSCII" };
+  struct memo_charset cs;
+  size_t k;
+  bool good = true;
+  iconv_t cd;
+
+  for (k = 0; k < COUNT (suit); k++)
+    {
+      memset (&cs, 0, sizeof cs);
+      memo_probe_charset (&cs, suit[k]);
+      if (!cs.decided || !cs.suits || cs.sentinel_len != MEMO_SENTINEL)
+        good = false, diag ("%s does not suit", suit[k]);
+    }
+  for (k = 0; k < COUNT (unsuited); k++)
+    {
+      memset (&cs, 0, sizeof cs);
+      memo_probe_charset (&cs, unsuited[k]);
+      if (!cs.decided || cs.suits)
+        good = false, diag ("%s suits", unsuited[k]);
+    }
+  ok (good, "the memo suits stateless code pages, not IBM930 (a shift "
+      "byte), CP1255, CP1258 (held letters) or TSCII (several values)");
+
+  /* ESC $ B F | is one character that changes how the next bytes
+     read; 93 FA in SHIFT_JIS is one that does not.  */
+  memset (&cs, 0, sizeof cs);
+  memo_probe_charset (&cs, "ISO-2022-JP");
+  cd = iconv_open ("UTF-32LE", "ISO-2022-JP");
+  ok (cs.suits && memo_check (cd, &cs, STR ("F"), 'F')
+      && !memo_check (cd, &cs, STR ("\x1b$BF|"), 0x65E5),
+      "the check: a character that shifts is not used");
+  iconv_close (cd);
+  memset (&cs, 0, sizeof cs);
+  memo_probe_charset (&cs, "SHIFT_JIS");
+  cd = iconv_open ("UTF-32LE", "SHIFT_JIS");
+  ok (memo_check (cd, &cs, STR ("\x93\xfa"), 0x65E5)
+      && !memo_check (cd, &cs, STR ("\x93\xfa"), 0x65E6)
+      && !memo_check (cd, &cs, STR ("\x93"), 0x65E5),
+      "the check: the value, and the whole character");
+  iconv_close (cd);
+}
+
 int
 main (void)
 {
@@ -479,6 +530,7 @@ main (void)
     test_memo ("CP949", ko, COUNT (ko), 0xAC00, 0xD7A3, 0xB0);
     test_memo ("KOI8-R", ru, COUNT (ru), 0x410, 0x44F, 0xC1);
   }
+  test_memo_probes ();
   /* A decoder that shows state stops using its memo: ASCII after
      ESC $ B is kanji (0x61 0x61 is U+7601, and the memo knows "a" by
      the second kanji), and letters after a held one come out in

@@ -66,7 +66,11 @@
      their bytes (iconv_memo.c), the characters that one call converted
      whole into one value from where no character was begun, and each of
      their shorter beginnings as one iconv() said EINVAL about: what the
-     shortest-prefix loop found out.  Wherever no character is begun (no
+     shortest-prefix loop found out.  A character is noted the first
+     time and used from the second on (once iconv_memo.c has checked
+     it), so that text in which nothing repeats costs little more than
+     before, and decoders that convert one character (the code pages'
+     tables are built so) open no probe.  Wherever no character is begun (no
      carry, no prefix, no blamed byte), the decoder first reads what its
      memo knows, each character with the offset and length the call
      would have given it, and the tail it would have left.  It stops at
@@ -77,32 +81,14 @@
 
      This gives what the calls give as long as the decoder keeps no
      state: the same bytes decode the same wherever they are.  That is
-     told from what the decoder does, never from its name; only the
-     Unicode forms (CODEC_UNICODE: a byte order, UTF-7's base64) never
-     use a memo.  Once per charset, at the first character a decoder
-     would learn, a probe converts each byte alone from the initial
-     state: the memo is not used when a byte is consumed without a value
-     (a shift like IBM930's SO, a letter held back like CP1255's), gives
-     several values, or leaves something to flush; nor when the
-     characters of one byte converted together, forwards and backwards,
-     give anything but their values alone (a byte that changes how the
-     next ones read).  Then a character is learned only when the probe
-     iconv_t, from its initial state, converts its bytes followed by a
-     few characters of one byte (the sentinel) into its value and theirs,
-     with nothing to flush after: the decoder read it as the initial state
-     does, and it holds nothing back, changes nothing of how the sentinel
-     reads, and does not combine with what follows.  A decoder that
-     consumes bytes without a value at any time (a shift sequence of
-     ISO-2022-JP or HZ, a character that BIG5-HKSCS or SHIFT_JISX0213
-     hold back), or whose character the probe reads otherwise, stops
-     using its memo for good: it may have left its initial state, in
-     which its memo was learned.  What this cannot see is a character of
-     several bytes that gives its value and silently changes how later
-     ones read; test_iconv_reference.c compares the bridge with iconv(3)
-     for every charset iconv(3) lists, on text in which characters
-     repeat.  The first character of a decoder is not learned, so that
-     decoders that convert one character (the code pages' tables are
-     built so) open no probe.  A memo has at most 1 MiB of nodes.
+     told from what the decoder does, never from its name (iconv_memo.c
+     says how: a probe of each charset, a check of each character before
+     it is used); the Unicode forms (CODEC_UNICODE: a byte order, UTF-7's
+     base64) never use a memo.  A decoder that consumes bytes without a
+     value at any time (a shift sequence, a character held back), whose
+     character the check reads otherwise, or whose bytes its memo knows
+     otherwise, stops using its memo for good: it may have left its
+     initial state, in which its memo was learned.
 
    - Encoding converts one value per call, so EILSEQ (or EINVAL) names
      exactly the value iconv() cannot encode, which is reported as
@@ -213,11 +199,10 @@ struct handle
   uint8_t blamed[MAX_ERROR_BYTES];
   unsigned int blamed_len;
   /* Decoding: the characters learned, whether they may be used (not
-     once the decoder showed state), how many characters were converted
-     one per call, and what the probe found out about the charset.  */
+     once the decoder showed state), and what the probe found out about
+     the charset.  */
   struct memo memo;
   bool memo_on;
-  uint64_t careful;
   struct memo_charset *charset;
 };
 
@@ -513,31 +498,39 @@ decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
     }
 }
 
+/* The decoder of H has shown state: its memo is not used any more.  */
+static void
+memo_stop (struct handle *h)
+{
+  h->memo_on = false;
+  memo_free (&h->memo);
+}
+
 /* The call of iconv() on the K bytes at S, from where no character is
    begun, used them all and gave the value at OUT (ERR: its errno, 0 for
-   none): let the memo of H learn that character, if it may (see the
-   comment at the top).  The first character of a decoder is not
-   learned: a decoder that converts one character (the code pages' tables
-   are built so) needs no probe.  */
+   none): let the memo of H learn that character the second time, if it
+   may (see the comment at the top).  */
 static void
 learn (struct handle *h, uint8_t const *s, size_t k, int err,
        uint8_t const *out)
 {
-  bool good;
-  if (!h->memo_on || h->prefix > 0 || err != 0 || k > MEMO_DEPTH
-      || h->careful++ == 0)
+  ucs4_t c = get32le (out);
+  enum memo_sight sight;
+
+  if (!h->memo_on || h->prefix > 0 || err != 0)
     return;
-  if (!h->charset->decided)
-    memo_probe_charset (h->charset, h->fromcode);
-  good = h->charset->suits;
-  if (good)
+  sight = memo_note (&h->memo, s, k, c);
+  if (sight == MEMO_AGAIN)
     {
-      ucs4_t c = get32le (out);
-      good = (memo_check (probe_of (h), h->charset, s, k, c)
-              && memo_learn (&h->memo, s, k, c));
+      if (!h->charset->decided)
+        memo_probe_charset (h->charset, h->fromcode);
+      if (h->charset->suits && memo_check (probe_of (h), h->charset, s, k, c))
+        memo_trust (&h->memo, s, k);
+      else
+        memo_stop (h);
     }
-  if (!good)
-    h->memo_on = false;
+  else if (sight == MEMO_CLASH)
+    memo_stop (h);
 }
 
 /* One call of bridge_decode's loop: let iconv() convert the shortest
@@ -627,7 +620,8 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
              it, and let the next round deal with what follows.  */
           h->prefix += (int64_t) used;
           note_consumed (h, v.s, used, false);
-          h->memo_on = false;
+          if (h->memo_on)
+            memo_stop (h);
           if (err == EILSEQ)
             {
               h->blame_next = true;

@@ -6,6 +6,7 @@
 #ifndef UTF8CONV_ICONV_MEMO_H
 #define UTF8CONV_ICONV_MEMO_H
 
+#include <errno.h>
 #include <iconv.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,9 +28,19 @@ get32le (uint8_t const *s)
 
 /* Convert a prefix of S[0..LEN) with CD into OUT[0..ROOM).  Sets *USED
    to the input bytes consumed and returns the output bytes produced;
-   sets *ERR to iconv()'s errno, or 0 when it converted everything.  */
-size_t bridge_convert (iconv_t cd, uint8_t const *s, size_t len,
-                       uint8_t *out, size_t room, size_t *used, int *err);
+   sets *ERR to iconv()'s errno, or 0 when it converted everything.
+   Inline: the bridge calls it for each character it does not know.  */
+static inline size_t
+bridge_convert (iconv_t cd, uint8_t const *s, size_t len, uint8_t *out,
+                size_t room, size_t *used, int *err)
+{
+  ICONV_CONST char *ip = (ICONV_CONST char *) s;
+  char *op = (char *) out;
+  size_t il = len, ol = room;
+  *err = iconv (cd, &ip, &il, &op, &ol) == (size_t) -1 ? errno : 0;
+  *used = len - il;
+  return room - ol;
+}
 
 enum
 {
@@ -60,9 +71,10 @@ bool memo_check (iconv_t probe, struct memo_charset const *cs,
                  uint8_t const *s, size_t len, ucs4_t c);
 
 /* The memo: a trie of the characters' bytes.  Each node has 256
-   entries, one per byte: 0 (not known), MEMO_CHILD and the index of the
-   node of the bytes that follow (those so far are a valid beginning),
-   or MEMO_CHAR and the value of the character the bytes so far are.  */
+   entries, one per byte: 0 (nothing known), MEMO_CHILD and the index of
+   the node of the bytes that follow (those so far are a valid
+   beginning), or the value of the character the bytes so far are, with
+   MEMO_SEEN (seen once, not to be used yet) or MEMO_CHAR (to be used).  */
 struct memo
 {
   uint32_t *node;               /* NODES * 256 entries; the root first.  */
@@ -70,9 +82,23 @@ struct memo
   size_t alloc;                 /* Nodes allocated.  */
 };
 
-/* Record that S[0..LEN) decodes to C, each shorter prefix being a valid
-   beginning.  Returns false when that contradicts what M knows.  */
-bool memo_learn (struct memo *m, uint8_t const *s, size_t len, ucs4_t c);
+/* What memo_note found.  */
+enum memo_sight
+{
+  MEMO_FIRST,                   /* Not seen before; now seen once.  */
+  MEMO_AGAIN,                   /* Seen once before, with this value.  */
+  MEMO_KNOWN,                   /* Nothing to do: in use already, or
+                                   not to be kept (too long, M full).  */
+  MEMO_CLASH                    /* M knows these bytes otherwise.  */
+};
+
+/* Note that S[0..LEN) decodes to C, each shorter prefix being a valid
+   beginning.  */
+enum memo_sight memo_note (struct memo *m, uint8_t const *s, size_t len,
+                           ucs4_t c);
+
+/* Let memo_decode use the character S[0..LEN), seen once before.  */
+void memo_trust (struct memo *m, uint8_t const *s, size_t len);
 
 /* Decode IN[0..N), which is at offset REL in the buffer, by M alone,
    into P, and count newlines in D, up to the first bytes M does not
