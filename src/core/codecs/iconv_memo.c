@@ -5,11 +5,11 @@
    Specification: none of its own.  The memo reproduces what the
    bridge's one-character-per-call decoding (iconv_bridge.c) gives, where
    that depends on the bytes of the character alone; the comment at the
-   top of iconv_bridge.c says when the bridge uses it, and why that is
-   exact.  This file holds the probe that decides, once per charset,
-   whether its decoder looks stateless; the check of each character
-   before it is used; the trie of the characters' bytes; and the loop
-   that decodes with it.
+   top of iconv_bridge.c says how and when the bridge uses it, and this
+   one why that is exact.  This file holds the probe that decides, once
+   per charset, whether its decoder looks stateless; the check of each
+   character before it is used; the trie of the characters' bytes; and
+   the loop that decodes with it.
 
    The probe converts each byte alone from the initial state: the memo
    is not used when a byte is consumed without a value (a shift like

@@ -64,9 +64,9 @@ struct memo_charset
    the characters of one byte together with iconv(3).  */
 void memo_probe_charset (struct memo_charset *s, char const *fromcode);
 
-/* Whether PROBE, from its initial state, decodes S[0..LEN) to the one
+/* Whether PROBE, put in its initial state, decodes S[0..LEN) to the one
    value C, with the sentinel of CS after it decoded as on its own, and
-   then holds nothing back.  PROBE is left in some state.  */
+   then holds nothing back.  */
 bool memo_check (iconv_t probe, struct memo_charset const *cs,
                  uint8_t const *s, size_t len, ucs4_t c);
 
