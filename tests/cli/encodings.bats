@@ -167,6 +167,88 @@ translit_cases() {
   conv 0 '0a93fa3f' '\n\xe6\x97\xa5\xe2\x82\xac' -t SHIFT_JIS -e replace
 }
 
+# The bridge's memo reads again the characters iconv(3) has decoded
+# (src/core/codecs/iconv_bridge.c): real text, its characters repeated,
+# must come out exactly, and errors where they are, at every block size.
+# memo_text LANG ENC: LANG's sample ($UTF8CONV_SRCDIR/tests/detect/
+# samples/LANG*.txt, UTF-8) four times, into text.u8 and, in ENC, text.
+memo_text() {
+  local samples=$UTF8CONV_SRCDIR/tests/detect/samples
+  cat "$samples/$1.txt" "$samples/$1-3.txt" "$samples/$1.txt" "$samples/$1-3.txt" >text.u8
+  "$UTF8CONV" -t "$2" text.u8 >text
+}
+
+# memo_case LANG ENC LEAD: the text of LANG in ENC, whole and with an
+# illegal byte (FF) in the middle and LEAD, a lead byte, cut short at the
+# end, at block sizes 65536, 1 (not under valgrind: 2, 3, 5), under
+# strict, replace and escape: exact output, exit status and diagnostic.
+memo_case() {
+  local bs sizes='65536 1' size line
+  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 5'
+  memo_text "$1" "$2"
+  size=$(stat -c %s text)
+  line=$(( $(wc -l <text.u8) + 1 ))
+  { cat text; printf '\xff'; cat text; printf "\\x$3"; } >bad
+  { cat text.u8; printf '\xef\xbf\xbd'; cat text.u8; printf '\xef\xbf\xbd'; } >want.replace
+  { cat text.u8; printf '\\xff'; cat text.u8; printf "\\\\x$3"; } >want.escape
+  for bs in $sizes; do
+    "$UTF8CONV" -f "$2" --block-size="$bs" text >out
+    cmp out text.u8 || fail "$1 in $2, block size $bs"
+    run -1 --separate-stderr "$UTF8CONV" -f "$2" --block-size="$bs" -o out bad
+    assert_equal "$stderr" "utf8conv: bad:$line: byte $size: invalid $2: FF (invalid byte)"
+    cmp out text.u8 || fail "$1 in $2, block size $bs: strict output"
+    run -0 --separate-stderr "$UTF8CONV" -f "$2" --block-size="$bs" -e replace -o out bad
+    assert_equal "$stderr" "utf8conv: bad:$line: byte $size: invalid $2: FF (invalid byte); 2 errors replaced in this file"
+    cmp out want.replace || fail "$1 in $2, block size $bs: replace"
+    run -0 --separate-stderr "$UTF8CONV" -f "$2" --block-size="$bs" -e escape -o out bad
+    cmp out want.escape || fail "$1 in $2, block size $bs: escape"
+  done
+}
+
+@test "the iconv(3) bridge: Japanese text in SHIFT_JIS and EUC-JP, whole, with errors, at every block size" {
+  memo_case ja SHIFT_JIS 93
+  memo_case ja EUC-JP a4
+}
+
+@test "the iconv(3) bridge: Chinese text in GB18030 and BIG5, Korean in EUC-KR, with errors, at every block size" {
+  memo_case zh_CN GB18030 81
+  memo_case zh_TW BIG5 a4
+  memo_case ko EUC-KR b0
+}
+
+@test "the iconv(3) bridge: an illegal byte and a lead byte before a newline inside multi-byte text" {
+  # 日本 a 日 FF 本 (0x93 then a newline: one illegal byte, the newline
+  # read again) 本, twice: the second time from the memo.
+  local bs t='\x93\xfa\x96\x7ba\x93\xfa\xff\x96\x7b\x93\n\x96\x7b'
+  for bs in 65536 1 2 3; do
+    conv 0 'e697a5e69cac61e697a5efbfbde69cacefbfbd0ae69cace697a5e69cac61e697a5efbfbde69cacefbfbd0ae69cac' "$t$t" -f SHIFT_JIS -e replace --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 7: invalid SHIFT_JIS: FF (invalid byte); 4 errors replaced in this file"
+    conv 1 'e697a5e69cac61e697a5' "$t$t" -f SHIFT_JIS --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 7: invalid SHIFT_JIS: FF (invalid byte)"
+    conv 1 'e697a5e69cac61e697a5e69cac0ae69cace697a5e69cac61e697a5e69cac0ae69cac' "$t$t" -f SHIFT_JIS -c --block-size=$bs
+  done
+}
+
+@test "the iconv(3) bridge: a character a legacy output cannot hold is named with its input bytes and offset" {
+  # 日本 and a newline three times, then 日, then 辻 (92 D2) and ｶ (B6),
+  # which EUC-KR lacks: offsets and bytes in SHIFT_JIS.
+  local bs t='\x93\xfa\x96\x7b\n'
+  for bs in 65536 1 2 3; do
+    conv 1 'eceddce20aeceddce20aeceddce20aeced' "$t$t$t\x93\xfa\x92\xd2\xb6" -f SHIFT_JIS -t EUC-KR --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:4: byte 17: cannot encode U+8FBB in EUC-KR: 92 D2 (unencodable character)"
+    conv 0 'eceddce20aeceddce20aeceddce20aeced5c75386662625c7566663736' "$t$t$t\x93\xfa\x92\xd2\xb6" -f SHIFT_JIS -t EUC-KR -e escape --block-size=$bs
+    conv 1 '61' 'a\x93\xfa' -f SHIFT_JIS -t ISO-8859-1 --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 1: cannot encode U+65E5 in ISO-8859-1: 93 FA (unencodable character)"
+  done
+  # Japanese text to ISO-8859-1 under escape: what the same text in
+  # UTF-8 gives.
+  memo_text ja SHIFT_JIS
+  "$UTF8CONV" -t ISO-8859-1 -e escape text.u8 >want 2>/dev/null || true
+  run -0 --separate-stderr "$UTF8CONV" -f SHIFT_JIS -t ISO-8859-1 -e escape -o out text
+  cmp out want
+  [ -s want ]
+}
+
 @test "a stateful bridged output is reset at the end and at a strict stop" {
   conv 0 '611b2442467c1b2842' 'a\xe6\x97\xa5' -t ISO-2022-JP
   conv 1 '611b2442467c1b2842' 'a\xe6\x97\xa5\xe2\x82\xac' -t ISO-2022-JP

@@ -5,15 +5,22 @@
 
 #include <config.h>
 
+#include <errno.h>
+#include <iconv.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codec.h"
+#include "codecs/iconv_memo.h"
 #include "helpers.h"
 #include "registry.h"
 #include "tap.h"
+
+#ifndef ICONV_CONST
+# define ICONV_CONST
+#endif
 
 enum { MAX_VALUES = 64 };
 
@@ -162,6 +169,286 @@ test_order (char const *name, uint8_t const *in, size_t n,
   ok (good, "%s: %s, the same split at every byte", name, desc);
 }
 
+/* ------------------------------------------------------------------ */
+/* The memo (see the top of iconv_bridge.c): long text in which
+   characters repeat, so that the memo reads most of them, against a
+   model that calls iconv(3) one character at a time as the bridge does
+   without it.  Each value is written "U+HEX@OFFSET+LENGTH" and each
+   error "!BYTES@OFFSET:KIND", in order.  */
+
+enum { LONG_TEXT = 6000 };
+
+/* Append to B the value C from the LEN bytes at OFF.  */
+static void
+put_value (struct sb *b, ucs4_t c, int64_t off, unsigned int len)
+{
+  sb_printf (b, "U+%04lX@%lld+%u ", (unsigned long) c, (long long) off,
+             len);
+}
+
+static void
+put_error (struct sb *b, uint8_t const *bytes, unsigned int len,
+           int64_t off, enum err_kind kind)
+{
+  sb_printf (b, "!%s@%lld:%d ", hex (bytes, len), (long long) off,
+             (int) kind);
+}
+
+/* What the bridge gives for IN[0..N) in the stateless charset NAME,
+   with one iconv() call for each character (the shortest prefix that
+   iconv() does something with), into B.  */
+static void
+model_stateless (char const *name, uint8_t const *in, size_t n,
+                 struct sb *b)
+{
+  iconv_t cd = iconv_open ("UTF-32LE", name);
+  size_t a = 0;
+
+  sb_printf (b, "%s", "");
+  while (a < n)
+    {
+      uint8_t out[64];
+      size_t k, used, bytes, j;
+      int err;
+      for (k = 1;; k++)
+        {
+          ICONV_CONST char *ip = (ICONV_CONST char *) in + a;
+          char *op = (char *) out;
+          size_t il = k, ol = sizeof out;
+          err = iconv (cd, &ip, &il, &op, &ol) == (size_t) -1 ? errno : 0;
+          used = k - il;
+          bytes = sizeof out - ol;
+          if (!(used == 0 && bytes == 0 && err == EINVAL && a + k < n))
+            break;
+        }
+      if (bytes > 0)
+        for (j = 0; j + 4 <= bytes; j += 4)
+          put_value (b, (ucs4_t) (out[j] | out[j + 1] << 8
+                                  | out[j + 2] << 16
+                                  | (ucs4_t) out[j + 3] << 24),
+                     (int64_t) a, j ? 0 : (unsigned int) used);
+      else if (used > 0)
+        {
+          printf ("Bail out! %s is not stateless\n", name);
+          exit (1);
+        }
+      else
+        {
+          /* At the end, an incomplete character (one error of its
+             bytes); anywhere, an illegal byte.  */
+          used = (err == EINVAL ? (k < MAX_ERROR_BYTES ? k : MAX_ERROR_BYTES)
+                  : 1);
+          put_error (b, in + a, (unsigned int) used, (int64_t) a,
+                     err == EINVAL ? ERR_TRUNCATED : ERR_INVALID_BYTE);
+        }
+      a += used;
+    }
+  iconv_close (cd);
+}
+
+/* Decode IN[0..N) with C into B, in chunks of BLOCK bytes (random
+   lengths of 1 to 64 when 0), each copied to a buffer of its size (so
+   that ASan sees a read past it), with a pivot of CAP values.  */
+static void
+bridge_chunks (struct codec const *c, uint8_t const *in, size_t n,
+               size_t block, size_t cap, struct sb *b)
+{
+  static ucs4_t cp[4096];
+  static int64_t off[4096];
+  static uint8_t nb[4096];
+  struct decoder d;
+  size_t pos = 0, k;
+
+  sb_printf (b, "%s", "");
+  decoder_init (&d, c);
+  do
+    {
+      size_t len = block ? block : 1 + rng () % 64, end, at;
+      uint8_t *chunk;
+      end = n - pos < len ? n : pos + len;
+      chunk = malloc (end - pos);
+      if (!chunk)
+        abort ();
+      memcpy (chunk, in + pos, end - pos);
+      at = pos;
+      for (;;)
+        {
+          struct pivot p = { cp, off, nb, 0, cap };
+          size_t used = end - at;
+          enum decode_status st = c->decode (&d, chunk + (at - pos), &used,
+                                             end == n, &p);
+          for (k = 0; k < p.len; k++)
+            put_value (b, cp[k], (int64_t) at + off[k], nb[k]);
+          if (st == DECODE_MALFORMED)
+            put_error (b, d.error.bytes, d.error.len,
+                       (int64_t) at + d.error.rel_offset, d.error.kind);
+          at += used;
+          if (st == DECODE_INPUT_EMPTY && at == end)
+            break;
+        }
+      free (chunk);
+      pos = end;
+    }
+  while (pos < n);
+  decoder_release (&d);
+}
+
+/* Append to T[*N..) the character C in NAME, if NAME has it.  */
+static void
+put_char (iconv_t cd, ucs4_t c, uint8_t *t, size_t *n)
+{
+  uint8_t u[4] = { (uint8_t) c, (uint8_t) (c >> 8), (uint8_t) (c >> 16),
+                   (uint8_t) (c >> 24) };
+  ICONV_CONST char *ip = (ICONV_CONST char *) u;
+  char *op = (char *) t + *n;
+  size_t il = 4, ol = LONG_TEXT + 64 - *n;
+  if (iconv (cd, &ip, &il, &op, &ol) != (size_t) -1)
+    *n = (size_t) ((uint8_t *) op - t);
+}
+
+/* Text in NAME into T, about LONG_TEXT bytes: lines of the characters
+   of TEXT (UTF-32, so that they repeat), with random characters from
+   the range C0..C1 (met once or twice: the memo has to learn them, and
+   the decoder goes back and forth between it and iconv()) and, when
+   BAD, illegal bytes and characters cut short in the middle, and a lead
+   byte LEAD cut short at the end.  Returns its length.  */
+static size_t
+make_long (char const *name, ucs4_t const *text, size_t ntext,
+           ucs4_t c0, ucs4_t c1, bool bad, uint8_t lead, uint8_t *t)
+{
+  iconv_t cd = iconv_open (name, "UTF-32LE");
+  size_t n = 0, k;
+  while (n < LONG_TEXT - 64)
+    {
+      for (k = 0; k < ntext && n < LONG_TEXT - 64; k++)
+        {
+          put_char (cd, text[k], t, &n);
+          if (rng () % 4 == 0)
+            put_char (cd, c0 + rng () % (c1 - c0 + 1), t, &n);
+          if (bad && rng () % 16 == 0)
+            t[n++] = (uint8_t) (rng () % 2 ? 0xFF : 0x80);
+          if (bad && rng () % 16 == 0)
+            {
+              t[n++] = lead;    /* A lead byte, then a newline.  */
+              t[n++] = '\n';
+            }
+        }
+      put_char (cd, '\n', t, &n);
+    }
+  if (bad)
+    t[n++] = lead;
+  iconv_close (cd);
+  return n;
+}
+
+/* The first place where A and B differ, for a diagnostic.  */
+static char const *
+differ (char const *a, char const *b)
+{
+  static char buf[200];
+  size_t k = 0;
+  while (a[k] && a[k] == b[k])
+    k++;
+  while (k > 0 && a[k - 1] != ' ')
+    k--;
+  snprintf (buf, sizeof buf, "got  %.80s\nwant %.80s", a + k, b + k);
+  return buf;
+}
+
+/* The bridge with its memo on long text in the stateless charset NAME
+   gives what one call per character gives, at every block size.  */
+static void
+test_memo (char const *name, ucs4_t const *text, size_t ntext, ucs4_t c0,
+           ucs4_t c1, uint8_t lead)
+{
+  static size_t const blocks[] = { 0, 1, 2, 3, 7, 0, 0 };
+  static uint8_t t[LONG_TEXT + 64];
+  struct codec const *c = lookup (name);
+  int bad;
+  size_t k;
+
+  for (bad = 0; bad < 2; bad++)
+    {
+      struct sb want = { NULL, 0, 0 }, got = { NULL, 0, 0 };
+      size_t n = make_long (name, text, ntext, c0, c1, bad, lead, t);
+      bool good = true;
+      model_stateless (name, t, n, &want);
+      for (k = 0; k < COUNT (blocks) + 2; k++)
+        {
+          /* The whole input, with a pivot of 4096, 3 and 9 values, then
+             each block size.  */
+          size_t block = k < 3 ? n : blocks[k - 2];
+          size_t cap = k == 1 ? 3 : k == 2 ? 9 : 4096;
+          sb_free (&got);
+          bridge_chunks (c, t, n, block, cap, &got);
+          if (strcmp (sb_str (&got), sb_str (&want)) != 0)
+            {
+              if (good)
+                diag ("%s, block %zu, pivot %zu:\n%s", name, block, cap,
+                      differ (sb_str (&got), sb_str (&want)));
+              good = false;
+            }
+        }
+      ok (good && want.len > 4 * LONG_TEXT,
+          "%s: long text%s, as one call per character gives: values, "
+          "offsets, lengths, errors, whole and in blocks of 1, 2, 3, 7 "
+          "and random", name,
+          bad ? " with illegal bytes and a cut character at the end" : "");
+      sb_free (&got);
+      sb_free (&want);
+    }
+}
+
+/* The probe of each charset and the check of each character, which
+   decide whether the memo is used (iconv_memo.c).  */
+static void
+test_memo_probes (void)
+{
+  static char const *const suit[] = { "SHIFT_JIS", "EUC-JP", "GB18030",
+                                      "BIG5", "EUC-KR", "KOI8-R" };
+  static char const *const unsuited[] = { "IBM930", "CP1255", "CP1258",
+                                          "TSCII" };
+  struct memo_charset cs;
+  size_t k;
+  bool good = true;
+  iconv_t cd;
+
+  for (k = 0; k < COUNT (suit); k++)
+    {
+      memset (&cs, 0, sizeof cs);
+      memo_probe_charset (&cs, suit[k]);
+      if (!cs.decided || !cs.suits || cs.sentinel_len != MEMO_SENTINEL)
+        good = false, diag ("%s does not suit", suit[k]);
+    }
+  for (k = 0; k < COUNT (unsuited); k++)
+    {
+      memset (&cs, 0, sizeof cs);
+      memo_probe_charset (&cs, unsuited[k]);
+      if (!cs.decided || cs.suits)
+        good = false, diag ("%s suits", unsuited[k]);
+    }
+  ok (good, "the memo suits stateless code pages, not IBM930 (a shift "
+      "byte), CP1255, CP1258 (held letters) or TSCII (several values)");
+
+  /* ESC $ B F | is one character that changes how the next bytes
+     read; 93 FA in SHIFT_JIS is one that does not.  */
+  memset (&cs, 0, sizeof cs);
+  memo_probe_charset (&cs, "ISO-2022-JP");
+  cd = iconv_open ("UTF-32LE", "ISO-2022-JP");
+  ok (cs.suits && memo_check (cd, &cs, STR ("F"), 'F')
+      && !memo_check (cd, &cs, STR ("\x1b$BF|"), 0x65E5),
+      "the check: a character that shifts is not used");
+  iconv_close (cd);
+  memset (&cs, 0, sizeof cs);
+  memo_probe_charset (&cs, "SHIFT_JIS");
+  cd = iconv_open ("UTF-32LE", "SHIFT_JIS");
+  ok (memo_check (cd, &cs, STR ("\x93\xfa"), 0x65E5)
+      && !memo_check (cd, &cs, STR ("\x93\xfa"), 0x65E6)
+      && !memo_check (cd, &cs, STR ("\x93"), 0x65E5),
+      "the check: the value, and the whole character");
+  iconv_close (cd);
+}
+
 int
 main (void)
 {
@@ -208,6 +495,52 @@ main (void)
               "the byte iconv(3) blames");
   test_order ("ISO-2022-CN-EXT", STR ("a\x0e"), "61 !0E",
               "the blamed byte at the end of the input");
+
+  /* The memo: stateless code pages of one to four bytes a character,
+     and one of one byte.  */
+  {
+    static ucs4_t const ja[] = {
+      0x65E5, 0x672C, 0x8A9E, 0x306E, 0x30C6, 0x30AD, 0x30B9, 0x30C8,
+      0x3001, 0x30AB, 0x30BF, 0x30AB, 0x30CA, 0x3068, 0x3072, 0x3089,
+      0x304C, 0x306A, 0x3002, 0xFF21, 0xFF22, 0x534A, 0x89D2, 0xFF76,
+      0xFF80, 0xFF85, 0x20, 'a', 'b', 'c', 0x20, '1', '2', '3'
+    };
+    static ucs4_t const zh_cn[] = {
+      0x4E2D, 0x6587, 0x6587, 0x672C, 0xFF0C, 0x6C49, 0x5B57, 0x4E0E,
+      0x6807, 0x70B9, 0x3002, 0x20AC, 0xE9, 0xC0, 0x1F600, 0x20, 'a'
+    };
+    static ucs4_t const zh_tw[] = {
+      0x4E2D, 0x6587, 0x7E41, 0x9AD4, 0x5B57, 0x8207, 0x6A19, 0x9EDE,
+      0x3002, 0x20, 'x', 'y'
+    };
+    static ucs4_t const ko[] = {
+      0xD55C, 0xAD6D, 0xC5B4, 0x20, 0xD14D, 0xC2A4, 0xD2B8, 0xC785,
+      0xB2C8, 0xB2E4, 0x2E, 0xB620
+    };
+    static ucs4_t const ru[] = {
+      0x41F, 0x440, 0x438, 0x432, 0x435, 0x442, 0x2C, 0x20, 0x43C, 0x438,
+      0x440
+    };
+    test_memo ("SHIFT_JIS", ja, COUNT (ja), 0x4E00, 0x9FA5, 0x93);
+    test_memo ("EUC-JP", ja, COUNT (ja), 0x4E00, 0x9FA5, 0xA4);
+    /* GB18030's four-byte characters: CJK Extension A.  */
+    test_memo ("GB18030", zh_cn, COUNT (zh_cn), 0x3400, 0x4DB5, 0x81);
+    test_memo ("BIG5", zh_tw, COUNT (zh_tw), 0x4E00, 0x9FA5, 0xA4);
+    test_memo ("EUC-KR", ko, COUNT (ko), 0xAC00, 0xD7A3, 0xB0);
+    test_memo ("CP949", ko, COUNT (ko), 0xAC00, 0xD7A3, 0xB0);
+    test_memo ("KOI8-R", ru, COUNT (ru), 0x410, 0x44F, 0xC1);
+  }
+  test_memo_probes ();
+  /* A decoder that shows state stops using its memo: ASCII after
+     ESC $ B is kanji (0x61 0x61 is U+7601, and the memo knows "a" by
+     the second kanji), and letters after a held one come out in
+     order.  */
+  test_order ("ISO-2022-JP", STR ("aaaa\x1b$Baaaa\x1b(Baa"),
+              "61 61 61 61 7601 7601 61 61", "the same bytes after a shift");
+  test_order ("SHIFT_JISX0213",
+              STR ("aaa\x82\xa9\x82\xa9" "a\x82\xa9\x80" "a"),
+              "61 61 61 304B 304B 61 304B !80 61",
+              "a letter held back, after the memo has learned");
 
   c = lookup ("KOI8-R");
   ok (strcmp (c->name, "KOI8-R") == 0 && (c->flags & CODEC_STATEFUL)

@@ -31,7 +31,8 @@
    a pool of scripts, and from what random bytes decode to in that
    charset) encoded by iconv(3), so that shift sequences and characters
    held back occur, with bytes inserted that are often invalid; and
-   plain random bytes.  */
+   plain random bytes; and inputs made of some of them, each twice, so
+   that characters repeat.  */
 
 #include <config.h>
 
@@ -55,7 +56,7 @@
 
 enum
 {
-  MAX_INPUT = 256,              /* Bytes of one input.  */
+  MAX_INPUT = 2048,             /* Bytes of one input.  */
   OUT_ROOM = 64 * MAX_INPUT,    /* Bytes of UTF-32LE iconv() may give.  */
   MAX_CALLS = MAX_INPUT + 1,    /* iconv() calls on one input (one more
                                    than its errors).  */
@@ -476,6 +477,23 @@ test_charset (char const *name, void *arg)
       if (i == 0)
         compare (t, c, name, in, n, 1 + rng () % 3);
     }
+  /* Characters that repeat, which the bridge's memo reads again
+     (iconv_bridge.c): three inputs, each twice.  */
+  {
+    uint8_t in[MAX_INPUT], one[MAX_INPUT];
+    size_t n = 0, len;
+    for (i = 0; i < 3; i++)
+      {
+        len = make_text (name, &m, one);
+        if (n + 2 * len > sizeof in)
+          break;
+        memcpy (in + n, one, len);
+        memcpy (in + n + len, one, len);
+        n += 2 * len;
+      }
+    compare (t, c, name, in, n, 65536);
+    compare (t, c, name, in, n, 1 + rng () % 3);
+  }
 }
 
 int

@@ -6,7 +6,9 @@
    converts each pivot value from UTF-32LE.  The pivot needs the input
    offset of every value, and policy.c needs to know exactly which value
    cannot be encoded, so both directions convert one character per
-   iconv() call:
+   iconv() call (a decoder of a stateless charset also remembers the
+   characters it has converted so, and reads them again by itself: the
+   memo, below):
 
    - Decoding gives iconv() the shortest prefix of the input it can do
      something with (1 byte, then 2, ... while it says EINVAL), so each
@@ -58,6 +60,36 @@
      held character comes out after the error's replacement, never
      lost.
 
+   - The memo.  One call per character costs some 500 instructions a
+     byte, most of them in iconv()'s per-call machinery, 10 times what
+     iconv() takes for a whole text.  So a decoder keeps, in a trie of
+     their bytes (iconv_memo.c), the characters that one call converted
+     whole into one value from where no character was begun, and each of
+     their shorter beginnings as one iconv() said EINVAL about: what the
+     shortest-prefix loop found out.  A character is noted the first
+     time and used from the second on (once iconv_memo.c has checked
+     it), so that text in which nothing repeats costs little more than
+     before, and decoders that convert one character (the code pages'
+     tables are built so) open no probe.  Wherever no character is begun (no
+     carry, no prefix, no blamed byte), the decoder first reads what its
+     memo knows, each character with the offset and length the call
+     would have given it, and the tail it would have left.  It stops at
+     bytes the memo does not know, which go to iconv() (and are learned),
+     at a beginning cut by the end of the buffer, and where the pivot has
+     less than BRIDGE_MAX_VALUES of room after a value, as the calls do.
+     Errors are never learned, and are what they were.
+
+     This gives what the calls give as long as the decoder keeps no
+     state: the same bytes decode the same wherever they are.  That is
+     told from what the decoder does, never from its name (iconv_memo.c
+     says how: a probe of each charset, a check of each character before
+     it is used); the Unicode forms (CODEC_UNICODE: a byte order, UTF-7's
+     base64) never use a memo.  A decoder that consumes bytes without a
+     value at any time (a shift sequence, a character held back), whose
+     character the check reads otherwise, or whose bytes its memo knows
+     otherwise, stops using its memo for good: it may have left its
+     initial state, in which its memo was learned.
+
    - Encoding converts one value per call, so EILSEQ (or EINVAL) names
      exactly the value iconv() cannot encode, which is reported as
      unencodable for the policy layer.  Lone surrogates are never
@@ -106,11 +138,8 @@
 #include "error.h"
 #include "xalloc.h"
 
+#include "iconv_memo.h"
 #include "step.h"
-
-#ifndef ICONV_CONST
-# define ICONV_CONST
-#endif
 
 enum
 {
@@ -131,6 +160,7 @@ struct bridge
   struct codec const *exact;    /* Tried first when encoding, or NULL.  */
   locale_t translit;            /* //TRANSLIT: the locale whose rules
                                    iconv() follows, or (locale_t) 0.  */
+  struct memo_charset *charset; /* Whether the memo suits it.  */
   struct bridge *next;          /* All bridges, to find them again.  */
 };
 
@@ -168,6 +198,12 @@ struct handle
   bool blame_next;
   uint8_t blamed[MAX_ERROR_BYTES];
   unsigned int blamed_len;
+  /* Decoding: the characters learned, whether they may be used (not
+     once the decoder showed state), and what the probe found out about
+     the charset.  */
+  struct memo memo;
+  bool memo_on;
+  struct memo_charset *charset;
 };
 
 static iconv_t
@@ -207,13 +243,20 @@ close_handle (void *impl)
 static void
 bridge_decoder_open (struct decoder *d)
 {
-  d->impl = open_handle ("UTF-32LE", bridge_of (d->codec)->name);
+  struct bridge const *b = bridge_of (d->codec);
+  struct handle *h = open_handle ("UTF-32LE", b->name);
+  h->charset = b->charset;
+  /* A Unicode form keeps state: the byte order, UTF-7's base64.  */
+  h->memo_on = !(b->sc.codec.flags & CODEC_UNICODE);
+  d->impl = h;
 }
 
 static void
 bridge_decoder_close (struct decoder *d)
 {
-  close_handle (d->impl);
+  struct handle *h = d->impl;
+  memo_free (&h->memo);
+  close_handle (h);
 }
 
 static void
@@ -226,28 +269,6 @@ static void
 bridge_encoder_close (struct encoder *e)
 {
   close_handle (e->impl);
-}
-
-static inline ucs4_t
-get32le (uint8_t const *s)
-{
-  return (s[0] | (ucs4_t) s[1] << 8 | (ucs4_t) s[2] << 16
-          | (ucs4_t) s[3] << 24);
-}
-
-/* Convert a prefix of S[0..LEN) with CD into OUT[0..ROOM).  Sets *USED
-   to the input bytes consumed and returns the output bytes produced;
-   sets *ERR to iconv()'s errno, or 0 when it converted everything.  */
-static size_t
-convert (iconv_t cd, uint8_t const *s, size_t len, uint8_t *out,
-         size_t room, size_t *used, int *err)
-{
-  ICONV_CONST char *ip = (ICONV_CONST char *) s;
-  char *op = (char *) out;
-  size_t il = len, ol = room;
-  *err = iconv (cd, &ip, &il, &op, &ol) == (size_t) -1 ? errno : 0;
-  *used = len - il;
-  return room - ol;
 }
 
 /* Push the values in OUT[0..BYTES) to P with the offset REL: they came
@@ -319,6 +340,17 @@ note_consumed (struct handle *h, uint8_t const *s, size_t used, bool gave)
   h->tail_len += (int64_t) used;
 }
 
+/* The probe of H, opened if need be, in its initial state.  */
+static iconv_t
+probe_of (struct handle *h)
+{
+  if (h->probe == (iconv_t) -1)
+    h->probe = xiconv_open ("UTF-32LE", h->fromcode);
+  else
+    iconv (h->probe, NULL, NULL, NULL, NULL);
+  return h->probe;
+}
+
 /* Whether the decoder of H holds a character back, as far as the probe
    can tell: whether, given the tail from its initial state, it has
    something to flush.  */
@@ -332,12 +364,8 @@ holds_character (struct handle *h)
 
   if (h->tail_len == 0 || h->tail_len > BRIDGE_VIEW)
     return false;
-  if (h->probe == (iconv_t) -1)
-    h->probe = xiconv_open ("UTF-32LE", h->fromcode);
-  else
-    iconv (h->probe, NULL, NULL, NULL, NULL);
-  convert (h->probe, h->tail, (size_t) h->tail_len, out, sizeof out, &used,
-           &err);
+  bridge_convert (probe_of (h), h->tail, (size_t) h->tail_len, out,
+                  sizeof out, &used, &err);
   if (err != 0 || used != (size_t) h->tail_len)
     return false;
   iconv (h->probe, NULL, NULL, &op, &left);
@@ -450,6 +478,61 @@ finish_input (struct decoder *d, struct handle *h, struct pivot *p,
   return DECODE_INPUT_EMPTY;
 }
 
+/* Decode with the memo of H what it knows of IN[*I..N) into P, from
+   where no character is begun, and move *I past it.  */
+static void
+decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
+              size_t *i, size_t n, struct pivot *p)
+{
+  size_t done, last;
+  if (!h->memo_on || d->carry_len > 0 || h->prefix > 0 || h->blame_next
+      || *i == n)
+    return;
+  done = memo_decode (&h->memo, d, in + *i, n - *i, (int64_t) *i, p,
+                      BRIDGE_MAX_VALUES, &last);
+  if (done > 0)
+    {
+      /* As if the last character had been converted by one call.  */
+      note_consumed (h, in + *i + last, done - last, true);
+      *i += done;
+    }
+}
+
+/* The decoder of H has shown state: its memo is not used any more.  */
+static void
+memo_stop (struct handle *h)
+{
+  h->memo_on = false;
+  memo_free (&h->memo);
+}
+
+/* The call of iconv() on the K bytes at S, from where no character is
+   begun, used them all and gave the value at OUT (ERR: its errno, 0 for
+   none): let the memo of H learn that character the second time, if it
+   may (see the comment at the top).  */
+static void
+learn (struct handle *h, uint8_t const *s, size_t k, int err,
+       uint8_t const *out)
+{
+  ucs4_t c = get32le (out);
+  enum memo_sight sight;
+
+  if (!h->memo_on || h->prefix > 0 || err != 0)
+    return;
+  sight = memo_note (&h->memo, s, k, c);
+  if (sight == MEMO_AGAIN)
+    {
+      if (!h->charset->decided)
+        memo_probe_charset (h->charset, h->fromcode);
+      if (h->charset->suits && memo_check (probe_of (h), h->charset, s, k, c))
+        memo_trust (&h->memo, s, k);
+      else
+        memo_stop (h);
+    }
+  else if (sight == MEMO_CLASH)
+    memo_stop (h);
+}
+
 /* One call of bridge_decode's loop: let iconv() convert the shortest
    prefix of V that it does something with, into OUT, which has room
    for ROOM values.  Sets *USED, *K (the prefix's length) and *ERR, and
@@ -461,7 +544,8 @@ convert_one (struct handle *h, struct view const *v, size_t room,
   size_t bytes;
   for (*k = 1;; ++*k)
     {
-      bytes = convert (h->cd, v->s, *k, out, 4 * room, used, err);
+      bytes = bridge_convert (h->cd, v->s, *k, out, 4 * room, used,
+                              err);
       if (!(bytes == 0 && *used == 0 && *err == EINVAL && *k < v->len))
         return bytes;
     }
@@ -476,14 +560,19 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
   enum decode_status status = DECODE_INPUT_EMPTY;
   struct view v;
 
-  while (make_view (d, in, i, n, &v))
+  for (;;)
     {
       uint8_t out[4 * BRIDGE_MAX_VALUES];
       size_t used, bytes, k;
-      unsigned int cl = d->carry_len;
+      unsigned int cl;
       int err;
-      size_t room = p->cap - p->len;
+      size_t room;
 
+      decode_known (d, h, in, &i, n, p);
+      if (!make_view (d, in, i, n, &v))
+        break;
+      cl = d->carry_len;
+      room = p->cap - p->len;
       if (room > BRIDGE_MAX_VALUES)
         room = BRIDGE_MAX_VALUES;
       if (room < BRIDGE_MAX_VALUES && p->len > 0)
@@ -518,6 +607,8 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
         }
       else if (bytes > 0)
         {
+          if (used == k && bytes == 4)
+            learn (h, v.s, k, err, out);
           push_values (d, p, out, bytes, v.rel - h->prefix,
                        used + (size_t) h->prefix);
           h->prefix = 0;
@@ -529,6 +620,8 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
              it, and let the next round deal with what follows.  */
           h->prefix += (int64_t) used;
           note_consumed (h, v.s, used, false);
+          if (h->memo_on)
+            memo_stop (h);
           if (err == EILSEQ)
             {
               h->blame_next = true;
@@ -600,7 +693,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
       buf[1] = (uint8_t) (c >> 8);
       buf[2] = (uint8_t) (c >> 16);
       buf[3] = (uint8_t) (c >> 24);
-      bytes = convert (cd, buf, sizeof buf, out + o, cap - o, &used, &err);
+      bytes = bridge_convert (cd, buf, sizeof buf, out + o, cap - o, &used,
+                              &err);
       o += bytes;
       if (err == E2BIG && o > *outlen)
         {
@@ -720,6 +814,7 @@ iconv_bridge_find (char const *name, bool translit,
   b->to_name = to_name;
   b->exact = exact;
   b->translit = translit ? translit_locale () : (locale_t) 0;
+  b->charset = xzalloc (sizeof *b->charset);
   b->sc.codec.name = upper;
   b->sc.codec.aliases = no_aliases;
   b->sc.codec.decode = bridge_decode;

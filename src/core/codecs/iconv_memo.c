@@ -1,0 +1,306 @@
+/* The iconv(3) bridge's memo: the characters a bridged decoder of a
+   stateless charset has seen iconv(3) decode, kept so that it decodes
+   them again without calling iconv(3).
+
+   Specification: none of its own.  The memo reproduces what the
+   bridge's one-character-per-call decoding (iconv_bridge.c) gives, where
+   that depends on the bytes of the character alone; the comment at the
+   top of iconv_bridge.c says how and when the bridge uses it, and this
+   one why that is exact.  This file holds the probe that decides, once
+   per charset, whether its decoder looks stateless; the check of each
+   character before it is used; the trie of the characters' bytes; and
+   the loop that decodes with it.
+
+   The probe converts each byte alone from the initial state: the memo
+   is not used when a byte is consumed without a value (a shift like
+   IBM930's SO, a letter held back like CP1255's), gives several values,
+   or leaves something to flush; nor when the characters of one byte
+   converted together, forwards and backwards, give anything but their
+   values alone (a byte that changes how the next ones read).
+
+   The check: a character seen twice is used only when the probe
+   iconv_t, from its initial state, converts its bytes followed by a few
+   characters of one byte (the sentinel) into its value and theirs, with
+   nothing to flush after.  So the decoder read it as the initial state
+   does, and it holds nothing back, changes nothing of how the sentinel
+   reads, and does not combine with what follows.  Held characters and
+   shift sequences (ISO-2022-JP, BIG5-HKSCS, SHIFT_JISX0213) also show
+   as bytes consumed without a value, which ends the memo's use
+   (iconv_bridge.c).  What none of this can see is a character of
+   several bytes that gives its value and silently changes how later
+   ones read; test_iconv_reference.c compares the bridge with iconv(3)
+   for every charset iconv(3) lists, on text in which characters
+   repeat.  */
+
+#include <config.h>
+
+#include "iconv_memo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* A memo's entries (see iconv_memo.h).  */
+#define MEMO_CHILD UINT32_C (0x80000000)
+#define MEMO_CHAR UINT32_C (0x40000000)
+#define MEMO_SEEN UINT32_C (0x20000000)
+#define MEMO_INDEX UINT32_C (0x00FFFFFF)
+#define MEMO_VALUE UINT32_C (0x001FFFFF)
+
+enum
+{
+  /* The most nodes of a memo, 1 KiB each: enough for the characters of
+     any text in a CJK code page (GB18030's four-byte characters take a
+     node per three-byte beginning), while what a decoder holds stays
+     small, whatever its input.  */
+  MEMO_MAX_NODES = 1024
+};
+
+/* The output bytes CD gives when flushed, which returns it to its
+   initial state.  */
+static size_t
+flush_gives (iconv_t cd)
+{
+  uint8_t out[4 * PIVOT_MIN_ROOM];
+  char *op = (char *) out;
+  size_t ol = sizeof out;
+  iconv (cd, NULL, NULL, &op, &ol);
+  return sizeof out - ol;
+}
+
+/* Whether CD, from its initial state, decodes the N characters of one
+   byte IN[0..N) given together (in reverse order if BACKWARDS) to their
+   values CP[0..N), as each alone, and then holds nothing back.  */
+static bool
+same_together (iconv_t cd, uint8_t const *in, ucs4_t const *cp, size_t n,
+               bool backwards)
+{
+  uint8_t s[256], out[4 * 256 + 4 * PIVOT_MIN_ROOM];
+  size_t k, used, bytes;
+  int err;
+
+  for (k = 0; k < n; k++)
+    s[k] = in[backwards ? n - 1 - k : k];
+  iconv (cd, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (cd, s, n, out, sizeof out, &used, &err);
+  if (err != 0 || used != n || bytes != 4 * n)
+    return false;
+  for (k = 0; k < n; k++)
+    if (get32le (out + 4 * k) != cp[backwards ? n - 1 - k : k])
+      return false;
+  return flush_gives (cd) == 0;
+}
+
+void
+memo_probe_charset (struct memo_charset *s, char const *fromcode)
+{
+  iconv_t cd = iconv_open ("UTF-32LE", fromcode);
+  uint8_t single[256];
+  ucs4_t cp[256];
+  size_t n = 0, k, show;
+  unsigned int b;
+
+  s->decided = true;
+  s->suits = false;
+  if (cd == (iconv_t) -1)
+    return;
+  for (b = 0; b < 256; b++)
+    {
+      uint8_t byte = (uint8_t) b, out[4 * PIVOT_MIN_ROOM];
+      size_t used, bytes;
+      int err;
+      iconv (cd, NULL, NULL, NULL, NULL);
+      bytes = bridge_convert (cd, &byte, 1, out, sizeof out, &used, &err);
+      if (used == 0 && bytes == 0)
+        continue;               /* A valid beginning, or illegal.  */
+      /* A byte consumed without a value (a shift, a held letter), or
+         that gives several, or something held back after it: the
+         decoder keeps state.  */
+      if (used != 1 || bytes != 4 || err != 0 || flush_gives (cd) != 0)
+        {
+          iconv_close (cd);
+          return;
+        }
+      single[n] = byte;
+      cp[n++] = get32le (out);
+    }
+  /* A byte that gives a value and changes how the next ones read would
+     show here.  */
+  s->suits = (same_together (cd, single, cp, n, false)
+              && same_together (cd, single, cp, n, true));
+  iconv_close (cd);
+  /* The sentinel: characters of one byte from all over the range.  */
+  show = n < MEMO_SENTINEL ? n : MEMO_SENTINEL;
+  for (k = 0; k < show; k++)
+    {
+      s->sentinel[k] = single[k * n / show];
+      s->sentinel_cp[k] = cp[k * n / show];
+    }
+  s->sentinel_len = (unsigned int) show;
+}
+
+bool
+memo_check (iconv_t probe, struct memo_charset const *cs, uint8_t const *s,
+            size_t len, ucs4_t c)
+{
+  uint8_t in[MEMO_DEPTH + MEMO_SENTINEL];
+  uint8_t out[4 * (1 + MEMO_SENTINEL) + 4 * PIVOT_MIN_ROOM];
+  size_t n = len + cs->sentinel_len, used, bytes, k;
+  int err;
+
+  if (len > MEMO_DEPTH)
+    return false;
+  memcpy (in, s, len);
+  memcpy (in + len, cs->sentinel, cs->sentinel_len);
+  iconv (probe, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (probe, in, n, out, sizeof out, &used, &err);
+  if (err != 0 || used != n || bytes != 4 * (1 + (size_t) cs->sentinel_len)
+      || get32le (out) != c)
+    return false;
+  for (k = 0; k < cs->sentinel_len; k++)
+    if (get32le (out + 4 + 4 * k) != cs->sentinel_cp[k])
+      return false;
+  return flush_gives (probe) == 0;
+}
+
+/* A new node of M, all unknown; 0 (the root's index, never a child's)
+   when M has as many as it may.  */
+static uint32_t
+new_node (struct memo *m)
+{
+  if (m->nodes == m->alloc)
+    {
+      size_t alloc = m->alloc ? 2 * m->alloc : 16;
+      if (m->alloc == MEMO_MAX_NODES)
+        return 0;
+      if (alloc > MEMO_MAX_NODES)
+        alloc = MEMO_MAX_NODES;
+      m->node = xnrealloc (m->node, alloc, 256 * sizeof *m->node);
+      m->alloc = alloc;
+    }
+  memset (m->node + 256 * m->nodes, 0, 256 * sizeof *m->node);
+  return (uint32_t) m->nodes++;
+}
+
+/* The entry of M for the character S[0..LEN), with the nodes of its
+   beginnings, made if need be (when MAKE); NULL when there is none, or
+   a character of fewer bytes ends there (*CLASH).  */
+static uint32_t *
+entry_of (struct memo *m, uint8_t const *s, size_t len, bool make,
+          bool *clash)
+{
+  uint32_t node = 0;
+  size_t k;
+
+  *clash = false;
+  if (m->nodes == 0)
+    {
+      if (!make)
+        return NULL;
+      new_node (m);             /* The root.  */
+    }
+  for (k = 0; k + 1 < len; k++)
+    {
+      uint32_t entry = m->node[256 * node + s[k]];
+      if (!(entry & MEMO_CHILD))
+        {
+          uint32_t child;
+          *clash = entry != 0;
+          if (entry != 0 || !make || (child = new_node (m)) == 0)
+            return NULL;
+          entry = MEMO_CHILD | child;
+          m->node[256 * node + s[k]] = entry;
+        }
+      node = entry & MEMO_INDEX;
+    }
+  return &m->node[256 * node + s[len - 1]];
+}
+
+enum memo_sight
+memo_note (struct memo *m, uint8_t const *s, size_t len, ucs4_t c)
+{
+  bool clash;
+  uint32_t *e;
+
+  if (len == 0 || len > MEMO_DEPTH || c > 0x10FFFF)
+    return MEMO_KNOWN;
+  e = entry_of (m, s, len, true, &clash);
+  if (!e)
+    return clash ? MEMO_CLASH : MEMO_KNOWN;
+  if (*e == 0)
+    {
+      *e = MEMO_SEEN | c;
+      return MEMO_FIRST;
+    }
+  return (*e == (MEMO_SEEN | c) ? MEMO_AGAIN
+          : *e == (MEMO_CHAR | c) ? MEMO_KNOWN : MEMO_CLASH);
+}
+
+void
+memo_trust (struct memo *m, uint8_t const *s, size_t len)
+{
+  bool clash;
+  uint32_t *e = entry_of (m, s, len, false, &clash);
+  if (e && (*e & MEMO_SEEN))
+    *e = MEMO_CHAR | (*e & MEMO_VALUE);
+}
+
+size_t
+memo_decode (struct memo const *m, struct decoder *d, uint8_t const *in,
+             size_t n, int64_t rel, struct pivot *p, size_t room,
+             size_t *last)
+{
+  uint32_t const *node = m->node;
+  ucs4_t *cp = p->cp;
+  int64_t *off = p->off;
+  uint8_t *nb = p->n;
+  size_t i = 0, len = p->len, start = 0;
+  /* As the bridge: no value once less than ROOM is left after any.  */
+  size_t max = p->cap >= room ? p->cap - room : 0;
+  uint64_t newlines = 0;
+
+  if (m->nodes == 0)
+    {
+      *last = 0;
+      return 0;
+    }
+  while (i < n && len <= max)
+    {
+      uint32_t e = node[in[i]];
+      size_t k = 1;
+      ucs4_t c;
+      while (e & MEMO_CHILD)
+        {
+          if (i + k == n)
+            goto out;
+          e = node[256 * (e & MEMO_INDEX) + in[i + k]];
+          k++;
+        }
+      if (!(e & MEMO_CHAR))
+        break;
+      /* STEP_PUSH, with the pivot's arrays and the newlines kept in
+         locals.  */
+      c = e & MEMO_VALUE;
+      cp[len] = c;
+      off[len] = rel + (int64_t) i;
+      nb[len] = (uint8_t) k;
+      len++;
+      newlines += c == 0x0A;
+      start = i;
+      i += k;
+    }
+ out:
+  *last = start;
+  p->len = len;
+  d->newlines += newlines;
+  return i;
+}
+
+void
+memo_free (struct memo *m)
+{
+  free (m->node);
+  m->node = NULL;
+  m->nodes = m->alloc = 0;
+}
