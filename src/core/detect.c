@@ -47,6 +47,7 @@
 
 #include "codecs/codecs.h"
 #include "detect_score.h"
+#include "nulpattern.h"
 #include "unicode/utf8.h"
 
 enum
@@ -152,47 +153,30 @@ find_bom (struct auto_state const *s, uint8_t const *in, size_t total,
   return NULL;
 }
 
-/* The NUL-pattern test on the window of TOTAL bytes.  Returns the UTF-16
-   codec it finds, NULL for none, or UNDECIDED when more bytes
-   could still change the answer (only when TOTAL < DETECT_LOOKAHEAD and
-   not LAST).  */
+/* The NUL-pattern test (nulpattern.h) on the window of TOTAL bytes.
+   Returns the UTF-16 codec it finds, NULL for none, or UNDECIDED when
+   more bytes could still change the answer (only when TOTAL <
+   NUL_PATTERN_WINDOW and not LAST).  */
 static struct codec const *
 find_nul_pattern (struct auto_state const *s, uint8_t const *in,
                   size_t total, bool last)
 {
-  size_t w = total < DETECT_LOOKAHEAD ? total : DETECT_LOOKAHEAD;
-  size_t pairs = w / 2, i;
-  size_t z_odd = 0, z_even = 0;
-  bool final = last || w == DETECT_LOOKAHEAD;
+  struct nul_count count = { 0, 0, 0, false };
+  size_t held = s->look_len < total ? s->look_len : total;
 
-  for (i = 0; i < 2 * pairs; i++)
-    if (window_byte (s, in, i) == 0)
-      {
-        if (i & 1)
-          z_odd++;
-        else
-          z_even++;
-      }
-
-  if (final)
+  nul_pattern_add (&count, s->look, held);
+  nul_pattern_add (&count, in, total - held);
+  switch (nul_pattern_verdict (&count, last))
     {
-      if (2 * z_odd > pairs && 8 * z_even <= pairs)
-        return &codec_utf16le;
-      if (2 * z_even > pairs && 8 * z_odd <= pairs)
-        return &codec_utf16be;
+    case NUL_PATTERN_LE:
+      return &codec_utf16le;
+    case NUL_PATTERN_BE:
+      return &codec_utf16be;
+    case NUL_PATTERN_UNDECIDED:
+      return UNDECIDED;
+    default:
       return NULL;
     }
-
-  /* Counts only grow with more bytes, and the window holds at most
-     DETECT_LOOKAHEAD / 2 pairs: a test that fails at that size with
-     today's counts fails for every window to come.  */
-  {
-    size_t max_pairs = DETECT_LOOKAHEAD / 2;
-    size_t nonzero_odd = pairs - z_odd, nonzero_even = pairs - z_even;
-    bool le_possible = 2 * nonzero_odd < max_pairs && 8 * z_even <= max_pairs;
-    bool be_possible = 2 * nonzero_even < max_pairs && 8 * z_odd <= max_pairs;
-    return le_possible || be_possible ? UNDECIDED : NULL;
-  }
 }
 
 /* Read the values of the bytes 80..FF of the code page C from its
