@@ -120,6 +120,7 @@ CLI_TESTS = \
 	tests/cli/encodings.bats \
 	tests/cli/readahead.bats \
 	tests/cli/faults.bats \
+	tests/cli/signals.bats \
 	tests/cli/parallel.bats \
 	tests/cli/recursive.bats \
 	tests/cli/batch.bats \
