@@ -87,7 +87,8 @@ tests_unit_test_iconv_bridge_LDADD = $(UNIT_LDADD)
 # iconv --list names, random inputs with invalid bytes, every policy.
 tests_unit_test_iconv_reference_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
 tests_unit_test_iconv_reference_CFLAGS = $(UTF8CONV_CFLAGS)
-tests_unit_test_iconv_reference_SOURCES = tests/unit/test_iconv_reference.c
+tests_unit_test_iconv_reference_SOURCES = tests/unit/test_iconv_reference.c \
+	tests/unit/iconv_model.c tests/unit/iconv_model.h
 tests_unit_test_iconv_reference_LDADD = $(UNIT_LDADD)
 
 # The fast kernels against the state machine, for every kernel set the
