@@ -277,12 +277,12 @@ EOF
   assert_hex f '78 00'
 }
 
-@test "a hard link keeps the old contents, with a warning" {
+@test "a hard link not named keeps the old contents, with a warning" {
   printf 'x' >f
   ln f other
   run --separate-stderr "$UTF8CONV" -t UTF-16LE -i f
   assert_equal "$status" 0
-  assert_equal "$stderr" "utf8conv: f: warning: the file has other hard links; they keep the old contents"
+  assert_equal "$stderr" "utf8conv: f: warning: the file has other hard links; the conversion breaks the link (names not converted in this run keep the old contents)"
   assert_hex f '78 00'
   assert_hex other '78'
 }
