@@ -153,7 +153,8 @@ Output:\n\
                           convert each FILE in place, keeping the original\n\
                           as FILE+SUFFIX if SUFFIX is given (never over an\n\
                           existing FILE+SUFFIX); a file whose bytes would\n\
-                          not change is left alone\n\
+                          not change is left alone; SUFFIX is attached\n\
+                          (-i.bak): '-i .bak' is refused\n\
   -k, --keep-timestamps   with -i, keep each file's access and\n\
                             modification times\n\
       --check             write no output; check that each FILE is valid in\n\
@@ -691,6 +692,69 @@ settle_options (struct batch_config *cfg, struct options const *o,
     }
 }
 
+/* The argument that follows a bare -i (no SUFFIX attached) in
+   ARGV[1..ARGC), before getopt_long permutes them, or NULL: "-i",
+   "--in-place" or an abbreviation of it, or a cluster of short options
+   that ends in i ("-ci").  */
+static char const *
+after_bare_in_place (int argc, char **argv)
+{
+  int k;
+  for (k = 1; k + 1 < argc; k++)
+    {
+      char const *a = argv[k];
+      if (strcmp (a, "--") == 0)
+        break;
+      if (a[0] != '-' || a[1] == '\0')
+        continue;
+      if (a[1] == '-')
+        {
+          size_t n = strlen (a);
+          if (4 <= n && strncmp (a, "--in-place", n) == 0)
+            return argv[k + 1];
+          continue;
+        }
+      for (a++; *a; a++)
+        {
+          if (strchr ("fteo", *a))
+            {
+              /* The option's argument is the rest, or the next one.  */
+              k += a[1] == '\0';
+              break;
+            }
+          if (*a == 'i')
+            {
+              if (a[1] == '\0')
+                return argv[k + 1];
+              break;
+            }
+        }
+    }
+  return NULL;
+}
+
+/* -i .bak FILE: a backup suffix given with a space is an operand, and
+   would be converted as a file after the others were converted without
+   a backup.  Refuse ARG, the operand after a bare -i, before anything
+   is converted when it looks like a suffix (short, starting with '.'
+   or '~', no '/') and is not an existing file (SPEC §12).  */
+static void
+refuse_forgotten_suffix (char const *arg)
+{
+  struct stat st;
+  if (!arg || !(arg[0] == '.' || arg[0] == '~') || 8 < strlen (arg)
+      || strchr (arg, '/') || lstat (arg, &st) == 0)
+    return;
+  {
+    char *hint = xmalloc (strlen (arg) + 3);
+    strcpy (stpcpy (hint, "-i"), arg);
+    error (0, 0, "%s is not a file; to keep backups with that suffix, "
+           "attach it: %s", quote_n (0, arg), quote_n (1, hint));
+    free (hint);
+  }
+  usage (EXIT_TROUBLE);
+}
+
 /* Name the program the same way however it was invoked (diagnostics are
    an interface that scripts match), and set up what every run needs.  */
 static void
@@ -724,8 +788,10 @@ main (int argc, char **argv)
   bool walk_trouble = false;
   size_t nentries;
   int c, status, noperands;
+  char const *bare_next;
 
   initialize (argv);
+  bare_next = after_bare_in_place (argc, argv);
   memset (&cfg, 0, sizeof cfg);
   cfg.run.policy.policy = POLICY_STRICT;
   cfg.run.bom = BOM_AUTO;
@@ -739,6 +805,8 @@ main (int argc, char **argv)
     for (c = optind; c < argc; c++)
       if (strcmp (argv[c], "-") == 0)
         usage_error ("--in-place cannot convert standard input", NULL);
+  if (o.in_place && !cfg.suffix)
+    refuse_forgotten_suffix (bare_next);
 
   /* No FILE is standard input; directories with no files in them are
      nothing.  */
