@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,10 @@ Output:\n\
                             terminal\n\
       --help              display this help and exit\n\
       --version           output version information and exit\n\
+\n\
+Output and diagnostics do not depend on the locale, except that file names\n\
+are quoted as coreutils quotes them in it (UTF-8 names stay readable in a\n\
+UTF-8 locale).\n\
 \n\
 Exit status is 0 if all input was converted, 1 if input was invalid or\n\
 dropped, 2 in case of trouble.\n", stdout);
@@ -770,6 +775,14 @@ initialize (char **argv)
   /* Every failure of gnulib's (a write error at exit, memory exhausted)
      is trouble.  */
   exit_failure = EXIT_TROUBLE;
+  /* File names in diagnostics and reports are quoted as coreutils
+     quotes them in the current locale: a UTF-8 name stays readable in
+     a UTF-8 locale (SPEC §2).  That is all the locale may change, so
+     only LC_CTYPE is taken from the environment (messages, numbers and
+     iconv(3) stay in the C locale), and quote () keeps its ASCII
+     quotes instead of the curly ones of a UTF-8 locale.  */
+  setlocale (LC_CTYPE, "");
+  set_custom_quoting (&quote_quoting_options, "'", "'");
   atexit (close_stdout);
   diag_init ();
   /* A reader that goes away ends the program quietly, as with cat, even

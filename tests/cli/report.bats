@@ -239,3 +239,43 @@ Try 'utf8conv --help' for more information."
   run --separate-stderr "$UTF8CONV" -f auto --check --report-json=- f
   assert_equal "${lines[0]}" '{"type":"file","file":"f","outcome":"valid","reason":null,"bytes_in":5,"bytes_out":null,"chars":5,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":null,"mixed_breaks":false,"breaks_written":null,"detected":"UTF-8","detected_by":"no BOM","cp1252_fallbacks":1,"cp1252_fallback_bytes":1,"fallback_encoding":"CP1252","fallback_by":"weak evidence","confidence_percent":0}'
 }
+
+@test "file names: a UTF-8 name stays readable under a UTF-8 locale, as coreutils shows it; escaped under LC_ALL=C" {
+  locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || skip "no C.UTF-8 locale"
+  printf 'a\377\n' >"$(printf '\320\276\321\202\321\207\321\221\321\202.txt')"
+  local name
+  name=$(printf '\320\276\321\202\321\207\321\221\321\202.txt')
+  run --separate-stderr env LC_ALL=C.UTF-8 "$UTF8CONV" -c --report "$name"
+  assert_equal "$status" 1
+  assert_equal "${stderr_lines[0]}" "utf8conv: $name:1: byte 1: invalid UTF-8: FF (invalid byte); 1 error dropped in this file"
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: $name: converted, in 3 B, out 2 B, 2 chars, 1 error (decoding: 1 invalid byte), 1 dropped, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
+  run --separate-stderr env LC_ALL=C "$UTF8CONV" -c --report "$name"
+  assert_equal "$status" 1
+  assert_equal "${stderr_lines[0]}" "utf8conv: ''\$'\\320\\276\\321\\202\\321\\207\\321\\221\\321\\202''.txt':1: byte 1: invalid UTF-8: FF (invalid byte); 1 error dropped in this file"
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: ''\$'\\320\\276\\321\\202\\321\\207\\321\\221\\321\\202''.txt': converted, in 3 B, out 2 B, 2 chars, 1 error (decoding: 1 invalid byte), 1 dropped, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
+  # The converted bytes do not depend on the locale.
+  LC_ALL=C.UTF-8 "$UTF8CONV" -c "$name" >out.utf8 2>/dev/null || true
+  LC_ALL=C "$UTF8CONV" -c "$name" >out.c 2>/dev/null || true
+  printf 'a\n' >expected
+  cmp expected out.utf8
+  cmp expected out.c
+}
+
+@test "file names: control characters and invalid bytes are escaped in every locale; the JSON report keeps its reversible form" {
+  locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || skip "no C.UTF-8 locale"
+  printf 'x\n' >"$(printf 'b\tc\377.txt')"
+  local lc
+  for lc in C.UTF-8 C; do
+    run --separate-stderr env LC_ALL=$lc "$UTF8CONV" --report --report-json=r.$lc.jsonl -o /dev/null b*
+    assert_equal "$status" 0
+    assert_equal "${stderr_lines[0]}" "utf8conv: report: 'b'\$'\\t''c'\$'\\377''.txt': converted, in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
+  done
+  cmp r.C.UTF-8.jsonl r.C.jsonl
+}
+
+@test "encoding names keep plain ASCII quotes in a UTF-8 locale" {
+  locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || skip "no C.UTF-8 locale"
+  run --separate-stderr env LC_ALL=C.UTF-8 "$UTF8CONV" -f NO-SUCH </dev/null
+  assert_equal "$status" 2
+  assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding 'NO-SUCH'"
+}
