@@ -724,6 +724,13 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
   for (i = 0; i < n; i++)
     {
       char const *why = skip_reason (&b, &e[i]);
+      /* Diagnosed by the walk; counted here.  */
+      if (e[i].kind == WALK_FAILED)
+        {
+          record_plain (&b, e[i].name, OUTCOME_FAILED, strerror (e[i].err),
+                        EXIT_TROUBLE);
+          continue;
+        }
       if (why)
         {
           record_plain (&b, e[i].name, OUTCOME_SKIPPED, why, EXIT_SUCCESS);

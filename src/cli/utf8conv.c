@@ -313,7 +313,8 @@ total_size (struct walk_entry const *e, size_t n)
     {
       struct stat st;
       int r;
-      if (e[i].kind == WALK_LINK || e[i].kind == WALK_SPECIAL)
+      if (e[i].kind == WALK_LINK || e[i].kind == WALK_SPECIAL
+          || e[i].kind == WALK_FAILED)
         continue;
       r = (strcmp (e[i].name, "-") == 0 ? fstat (STDIN_FILENO, &st)
            : stat (e[i].name, &st));
@@ -366,6 +367,8 @@ start_report_and_progress (struct batch_config *cfg, bool want_report,
       cfg->report = report;
       if (cfg->run.fix_mojibake)
         report_fix_mojibake (report);
+      if (cfg->mode == BATCH_CHECK)
+        report_check (report);
       cfg->run.report = true;
     }
   if (want_progress)

@@ -85,19 +85,32 @@ pipeline_restart (struct run *r, int out_fd, pipeline_write_fn *write,
     r->bom = BOMS_UNDECIDED;
 }
 
+/* Write out the buffered output.  OUT_TOTAL counts the bytes actually
+   written (the report's "out"): none after a write error (a full disk,
+   /dev/full), and all of them when nothing is written (--check, where
+   the report says nothing of output).  */
 static void
 write_out (struct run *r)
 {
   if (r->out_len == 0)
     return;
-  r->out_total += r->out_len;
   if (r->write_errno == 0)
     {
       if (r->write)
-        r->write_errno = r->write (r->write_arg, r->out, r->out_len);
-      else if (0 <= r->out_fd
-               && full_write (r->out_fd, r->out, r->out_len) != r->out_len)
-        r->write_errno = errno;
+        {
+          r->write_errno = r->write (r->write_arg, r->out, r->out_len);
+          if (r->write_errno == 0)
+            r->out_total += r->out_len;
+        }
+      else if (0 <= r->out_fd)
+        {
+          size_t done = full_write (r->out_fd, r->out, r->out_len);
+          if (done != r->out_len)
+            r->write_errno = errno;
+          r->out_total += done;
+        }
+      else
+        r->out_total += r->out_len;
     }
   r->out_len = 0;
 }
@@ -865,7 +878,10 @@ keep_stats (struct run *r, struct file *f, uint64_t bytes_in,
       s->breaks_cr = f->eol.cr;
       s->breaks_lf = f->dec.newlines - f->eol.crlf;
     }
-  s->bytes_out = r->out_total + r->out_len - out_start;
+  /* Bytes of the file that were buffered before a write error are
+     not counted by out_total.  */
+  s->bytes_out = (r->out_total + r->out_len < out_start ? 0
+                  : r->out_total + r->out_len - out_start);
   /* --check writes nothing.  */
   if (r->out_fd < 0 && !r->write)
     s->bytes_out = s->bom_written = 0;
