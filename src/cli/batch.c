@@ -724,6 +724,8 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
   for (i = 0; i < n; i++)
     {
       char const *why = skip_reason (&b, &e[i]);
+      if (e[i].kind == WALK_OPERAND || e[i].kind == WALK_FILE)
+        progress_next_file (cfg->progress);
       /* Diagnosed by the walk; counted here.  */
       if (e[i].kind == WALK_FAILED)
         {

@@ -185,7 +185,7 @@ Output:\n\
                             as JSON Lines (- is standard output, when the\n\
                             text goes elsewhere)\n\
       --progress          show progress on standard error when it is a\n\
-                            terminal\n\
+                            terminal (with several files: file N of M)\n\
       --help              display this help and exit\n\
       --version           output version information and exit\n\
 \n\
@@ -325,6 +325,19 @@ total_size (struct walk_entry const *e, size_t n)
   return total;
 }
 
+/* The number of ENTRIES[0..N) that are files to convert, for
+   --progress: the operands, and the files a -r walk found (not the
+   links and special files it lists to skip them).  */
+static uint64_t
+count_files (struct walk_entry const *e, size_t n)
+{
+  uint64_t files = 0;
+  size_t i;
+  for (i = 0; i < n; i++)
+    files += e[i].kind == WALK_OPERAND || e[i].kind == WALK_FILE;
+  return files;
+}
+
 static void
 end_report_and_progress (void)
 {
@@ -372,10 +385,11 @@ start_report_and_progress (struct batch_config *cfg, bool want_report,
       cfg->run.report = true;
     }
   if (want_progress)
-    progress = progress_start (total_size (e, n),
+    progress = progress_start (total_size (e, n), count_files (e, n),
                                cfg->mode == BATCH_STREAM && !cfg->output);
   if (progress)
     {
+      cfg->progress = progress;
       cfg->run.progress = progress_update;
       cfg->run.progress_arg = progress;
     }
