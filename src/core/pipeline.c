@@ -85,33 +85,25 @@ pipeline_restart (struct run *r, int out_fd, pipeline_write_fn *write,
     r->bom = BOMS_UNDECIDED;
 }
 
-/* Write out the buffered output.  OUT_TOTAL counts the bytes actually
-   written (the report's "out"): none after a write error (a full disk,
-   /dev/full), and all of them when nothing is written (--check, where
-   the report says nothing of output).  */
+/* Write out the buffered output.  OUT_TOTAL counts the bytes written
+   (the report's "out"), none after a write error (/dev/full).  */
 static void
 write_out (struct run *r)
 {
+  size_t done = r->out_len;
   if (r->out_len == 0)
     return;
-  if (r->write_errno == 0)
+  if (r->write_errno != 0)
+    done = 0;
+  else if (r->write)
     {
-      if (r->write)
-        {
-          r->write_errno = r->write (r->write_arg, r->out, r->out_len);
-          if (r->write_errno == 0)
-            r->out_total += r->out_len;
-        }
-      else if (0 <= r->out_fd)
-        {
-          size_t done = full_write (r->out_fd, r->out, r->out_len);
-          if (done != r->out_len)
-            r->write_errno = errno;
-          r->out_total += done;
-        }
-      else
-        r->out_total += r->out_len;
+      r->write_errno = r->write (r->write_arg, r->out, r->out_len);
+      done = r->write_errno == 0 ? r->out_len : 0;
     }
+  else if (0 <= r->out_fd
+           && (done = full_write (r->out_fd, r->out, r->out_len)) != r->out_len)
+    r->write_errno = errno;
+  r->out_total += done;
   r->out_len = 0;
 }
 
@@ -878,8 +870,7 @@ keep_stats (struct run *r, struct file *f, uint64_t bytes_in,
       s->breaks_cr = f->eol.cr;
       s->breaks_lf = f->dec.newlines - f->eol.crlf;
     }
-  /* Bytes of the file that were buffered before a write error are
-     not counted by out_total.  */
+  /* out_total leaves out bytes lost to a write error.  */
   s->bytes_out = (r->out_total + r->out_len < out_start ? 0
                   : r->out_total + r->out_len - out_start);
   /* --check writes nothing.  */

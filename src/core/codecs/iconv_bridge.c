@@ -832,10 +832,6 @@ iconv_bridge_find (char const *name, bool translit,
   return &b->sc.codec;
 }
 
-#ifdef _LIBICONV_VERSION
-
-/* GNU libiconv lists its names with iconvlist().  */
-
 /* What iconv_bridge_list prints, and which names.  */
 struct list_filter
 {
@@ -843,6 +839,10 @@ struct list_filter
   bool (*keep) (char const *, void *);
   void *arg;
 };
+
+#ifdef _LIBICONV_VERSION
+
+/* GNU libiconv lists its names with iconvlist().  */
 
 static int
 list_one (unsigned int count, char const *const *names, void *data)
@@ -865,10 +865,7 @@ bool
 iconv_bridge_list (FILE *out, bool (*keep) (char const *, void *),
                    void *arg)
 {
-  struct list_filter lf;
-  lf.out = out;
-  lf.keep = keep;
-  lf.arg = arg;
+  struct list_filter lf = { out, keep, arg };
   fputs ("Encodings from iconv(3) (GNU libiconv):\n", out);
   iconvlist (list_one, &lf);
   return true;
@@ -961,14 +958,6 @@ read_names (void (*fn) (char const *, void *), void *arg, bool quiet)
   return ok;
 }
 
-/* What iconv_bridge_list prints, and which names.  */
-struct list_filter
-{
-  FILE *out;
-  bool (*keep) (char const *, void *);
-  void *arg;
-};
-
 static void
 print_name (char const *name, void *data)
 {
@@ -981,10 +970,7 @@ bool
 iconv_bridge_list (FILE *out, bool (*keep) (char const *, void *),
                    void *arg)
 {
-  struct list_filter lf;
-  lf.out = out;
-  lf.keep = keep;
-  lf.arg = arg;
+  struct list_filter lf = { out, keep, arg };
   fputs ("Encodings from iconv(3) ("
 #ifdef __GLIBC__
          "glibc"
