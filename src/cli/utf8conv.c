@@ -204,7 +204,7 @@ static _Noreturn void
 usage_error (char const *what, char const *arg)
 {
   if (arg)
-    error (0, 0, "%s %s", what, quote (arg));
+    error (0, 0, "%s %s", what, quote_c (0, arg));
   else
     error (0, 0, "%s", what);
   usage (EXIT_TROUBLE);
@@ -217,12 +217,12 @@ unknown_encoding (char const *name)
   size_t n = registry_suggest (name, near, sizeof near / sizeof near[0]);
 
   if (n == 0)
-    error (0, 0, "unknown encoding %s", quote (name));
+    error (0, 0, "unknown encoding %s", quote_c (0, name));
   else
     error (0, 0, "unknown encoding %s; did you mean %s%s%s%s%s?",
-           quote_n (0, name), quote_n (1, near[0]),
-           n == 2 ? " or " : n == 3 ? ", " : "", n > 1 ? quote_n (2, near[1]) : "",
-           n == 3 ? " or " : "", n == 3 ? quote_n (3, near[2]) : "");
+           quote_c (0, name), quote_c (1, near[0]),
+           n == 2 ? " or " : n == 3 ? ", " : "", n > 1 ? quote_c (2, near[1]) : "",
+           n == 3 ? " or " : "", n == 3 ? quote_c (3, near[2]) : "");
   fprintf (stderr, "Try '%s --list' for the list of encodings.\n",
            program_name);
   exit (EXIT_TROUBLE);
@@ -267,7 +267,8 @@ find_target (char const *name, bool *ignore)
   /* -f auto detects an input encoding; it has no encoder.  */
   if (!c->encode)
     {
-      error (0, 0, "%s is only an input encoding (-f auto)", quote (name));
+      error (0, 0, "%s is only an input encoding (-f auto)",
+             quote_c (0, name));
       exit (EXIT_TROUBLE);
     }
   return c;
@@ -471,7 +472,7 @@ parse_format (char const *option, char const *arg, struct subst_format **fmt)
 
   if (!f)
     {
-      error (0, 0, "invalid %s format %s%s", option, quote (arg),
+      error (0, 0, "invalid %s format %s%s", option, quote_c (0, arg),
              (why == FORMAT_NOT_UTF8 ? ": not valid UTF-8"
               : why == FORMAT_TOO_WIDE
               ? ": a width or precision above 2147483647" : ""));
@@ -492,7 +493,7 @@ check_format (char const *option, char const *arg,
   if (fmt && !policy_format_encodable (fmt, to, &c))
     {
       error (0, 0, "%s format %s: cannot encode U+%04X in %s", option,
-             quote (arg), (unsigned int) c, to->name);
+             quote_c (0, arg), (unsigned int) c, to->name);
       usage (EXIT_TROUBLE);
     }
 }
@@ -624,7 +625,7 @@ settle_detection (struct batch_config *cfg, struct options const *o)
       if (!legacy_single_byte (fb, table))
         {
           error (0, 0, "--fallback needs a single-byte encoding, not %s",
-                 quote (fb->name));
+                 quote_c (0, fb->name));
           usage (EXIT_TROUBLE);
         }
       rc->from = detect_with_fallback (fb);
@@ -661,7 +662,7 @@ settle_options (struct batch_config *cfg, struct options const *o,
   if (rc->bom == BOM_ADD && !(rc->to->flags & CODEC_UNICODE))
     {
       error (0, 0, "--bom=add needs a Unicode output encoding, not %s",
-             quote (rc->to->name));
+             quote_c (0, rc->to->name));
       exit (EXIT_TROUBLE);
     }
   if (rc->bom == BOM_STRIP && rc->to->unmarked)
@@ -771,7 +772,7 @@ refuse_forgotten_suffix (char const *arg)
     char *hint = xmalloc (strlen (arg) + 3);
     strcpy (stpcpy (hint, "-i"), arg);
     error (0, 0, "%s is not a file; to keep backups with that suffix, "
-           "attach it: %s", quote_n (0, arg), quote_n (1, hint));
+           "attach it: %s", quote_c (0, arg), quote_c (1, hint));
     free (hint);
   }
   usage (EXIT_TROUBLE);
@@ -796,10 +797,9 @@ initialize (char **argv)
      quotes them in the current locale: a UTF-8 name stays readable in
      a UTF-8 locale (SPEC §2).  That is all the locale may change, so
      only LC_CTYPE is taken from the environment (messages, numbers and
-     iconv(3) stay in the C locale), and quote () keeps its ASCII
-     quotes instead of the curly ones of a UTF-8 locale.  */
+     iconv(3) stay in the C locale), and every other argument is quoted
+     as in the C locale (quote_c), with ASCII quotes.  */
   setlocale (LC_CTYPE, "");
-  set_custom_quoting (&quote_quoting_options, "'", "'");
   atexit (close_stdout);
   diag_init ();
   /* A reader that goes away ends the program quietly, as with cat, even

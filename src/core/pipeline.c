@@ -101,7 +101,8 @@ write_out (struct run *r)
       done = r->write_errno == 0 ? r->out_len : 0;
     }
   else if (0 <= r->out_fd
-           && (done = full_write (r->out_fd, r->out, r->out_len)) != r->out_len)
+           && ((done = full_write (r->out_fd, r->out, r->out_len))
+               != r->out_len))
     r->write_errno = errno;
   r->out_total += done;
   r->out_len = 0;
