@@ -273,11 +273,17 @@ Try 'utf8conv --help' for more information."
   cmp r.C.UTF-8.jsonl r.C.jsonl
 }
 
-@test "encoding names keep plain ASCII quotes in a UTF-8 locale" {
+@test "arguments that are not file names are quoted the same in every locale, with ASCII quotes" {
   locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || skip "no C.UTF-8 locale"
-  run --separate-stderr env LC_ALL=C.UTF-8 "$UTF8CONV" -f NO-SUCH </dev/null
-  assert_equal "$status" 2
-  assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding 'NO-SUCH'"
+  local lc
+  for lc in C.UTF-8 C; do
+    run --separate-stderr env LC_ALL=$lc "$UTF8CONV" -f NO-SUCH </dev/null
+    assert_equal "$status" 2
+    assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding 'NO-SUCH'"
+    run --separate-stderr env LC_ALL=$lc "$UTF8CONV" -f "$(printf 'caf\303\251')" </dev/null
+    assert_equal "$status" 2
+    assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding 'caf\\303\\251'"
+  done
 }
 
 @test "report totals: --check says nothing of output, in the text and the JSON total" {
