@@ -60,6 +60,8 @@ struct seen
   char const *name;             /* NULL: an empty slot.  */
   char *path;                   /* Canonical; NULL for a fresh inode.  */
   bool fresh;                   /* An inode that this run wrote.  */
+  bool replaced;                /* NAME was converted: the rename that
+                                   comes broke its hard links.  */
 };
 
 struct batch
@@ -267,14 +269,17 @@ seen_hash (dev_t dev, ino_t ino)
   return ((size_t) ino * 0x9E3779B97F4A7C15u) ^ (size_t) dev;
 }
 
-/* Look up the file DEV, INO, met under the canonical path PATH (NULL if
-   unknown): set *SAME to the name under which this path, or a file this
-   run wrote, was met before, and *LINK to the name of another hard link
-   of it met before; either is NULL when there was none.  */
+/* Look up the file DEV, INO, met under the canonical path PATH: set
+   *LINK to the name of another hard link of it that was converted
+   before (its rename broke the link, and this name still holds the old
+   bytes), or else *SAME to the name under which it was met before (this
+   path, a file this run wrote, or another name of a file left as it
+   was, which this name shares); either is NULL when there was none.  */
 static void
 seen_lookup (struct batch const *b, dev_t dev, ino_t ino, char const *path,
              char const **same, char const **link)
 {
+  char const *other = NULL;
   size_t mask, i;
 
   *same = *link = NULL;
@@ -285,11 +290,28 @@ seen_lookup (struct batch const *b, dev_t dev, ino_t ino, char const *path,
     if (b->seen[i].dev == dev && b->seen[i].ino == ino)
       {
         struct seen const *s = &b->seen[i];
-        if (s->fresh || (path && s->path && strcmp (path, s->path) == 0))
+        if (s->fresh || strcmp (path, s->path) == 0)
           *same = s->name;
-        else if (!*link)
+        else if (s->replaced && !*link)
           *link = s->name;
+        else if (!other)
+          other = s->name;
       }
+  if (*same)
+    *link = NULL;
+  else if (!*link)
+    *same = other;
+}
+
+/* The file DEV, INO met as NAME was converted: its other names keep
+   the old bytes once it is renamed.  */
+static void
+seen_replaced (struct batch *b, dev_t dev, ino_t ino, char const *name)
+{
+  size_t mask = b->seen_cap - 1, i;
+  for (i = seen_hash (dev, ino) & mask; b->seen[i].name; i = (i + 1) & mask)
+    if (b->seen[i].name == name && !b->seen[i].fresh)
+      b->seen[i].replaced = true;
 }
 
 /* Remember that the file DEV, INO was met as NAME under the canonical
@@ -309,8 +331,12 @@ remember (struct batch *b, dev_t dev, ino_t ino, char const *name,
       b->nseen = 0;
       for (i = 0; i < oldcap; i++)
         if (old[i].name)
-          remember (b, old[i].dev, old[i].ino, old[i].name, old[i].path,
-                    old[i].fresh);
+          {
+            remember (b, old[i].dev, old[i].ino, old[i].name, old[i].path,
+                      old[i].fresh);
+            if (old[i].replaced)
+              seen_replaced (b, old[i].dev, old[i].ino, old[i].name);
+          }
       free (old);
     }
   mask = b->seen_cap - 1;
@@ -321,6 +347,7 @@ remember (struct batch *b, dev_t dev, ino_t ino, char const *name,
   b->seen[i].name = name;
   b->seen[i].path = path;
   b->seen[i].fresh = fresh;
+  b->seen[i].replaced = false;
   b->nseen++;
 }
 
@@ -496,18 +523,22 @@ enum met
 
 /* Whether the file NAME, with the status ST, was met before in this
    run under the same path (a repeated operand, a symbolic link to a
-   file named before) or was written by it: if so, it is skipped with a
-   warning, so that no bytes are converted twice.  Another hard-link
-   name of a file converted before still holds the old bytes (the
-   rename broke the link): it is converted too, with a warning (SPEC
-   §12), and remembered under its own path.  */
+   file named before), was written by it, or is another name of a file
+   that was left as it was (unchanged, failed, binary): if so, it is
+   skipped with a warning, so that no bytes are converted twice.
+   Another hard-link name of a file converted before still holds the
+   old bytes (the rename broke the link): it is converted too, with a
+   warning (SPEC §12).  Either way NAME is remembered under its own
+   path.  */
 static enum met
 met_before (struct batch *b, char const *name, struct stat const *st)
 {
   char *path = realpath (name, NULL);
   char const *same, *link;
 
-  seen_lookup (b, st->st_dev, st->st_ino, path ? path : name, &same, &link);
+  if (!path)
+    path = xstrdup (name);
+  seen_lookup (b, st->st_dev, st->st_ino, path, &same, &link);
   if (same)
     {
       if (!b->cfg->quiet)
@@ -520,8 +551,7 @@ met_before (struct batch *b, char const *name, struct stat const *st)
   if (link && !b->cfg->quiet)
     error (0, 0, "%s: warning: a hard link of %s, whose conversion broke "
            "the link; converted too", quotef_n (0, name), quoteaf_n (1, link));
-  remember (b, st->st_dev, st->st_ino, name, path ? path : xstrdup (name),
-            false);
+  remember (b, st->st_dev, st->st_ino, name, path, false);
   return link ? MET_LINK : MET_NEW;
 }
 
@@ -537,6 +567,8 @@ in_place_file (struct batch *b, char const *name)
   struct record *rec;
   enum file_result r;
   nlink_t links;
+  dev_t dev;
+  ino_t ino;
   enum met met;
   int status;
 
@@ -558,6 +590,8 @@ in_place_file (struct batch *b, char const *name)
       return;
     }
   links = st->st_nlink;
+  dev = st->st_dev;
+  ino = st->st_ino;
 
   pipeline_restart (b->run, -1, inplace_write, ip);
   r = pipeline_convert_fd (b->run, inplace_input_fd (ip), name);
@@ -588,6 +622,7 @@ in_place_file (struct batch *b, char const *name)
                    "in this run keep the old contents)", quotef (name));
           rec->o.outcome = OUTCOME_CONVERTED;
           rec->o.written = true;
+          seen_replaced (b, dev, ino, name);
           remember (b, ndev, nino, name, NULL, true);
           if (inplace_queue_full () || b->nrecords >= RECORDS_MAX)
             commit_queue (b);

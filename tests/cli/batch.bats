@@ -447,3 +447,16 @@ each_old_or_new() {
   # Most of those points exist: the run was killed there.
   [ "$kills" -ge 12 ] || fail "only $kills runs were killed"
 }
+
+@test "4: a hard link of a file left unchanged keeps its link, and is skipped as the same file" {
+  printf 'a\nb\n' >a.txt
+  ln a.txt b.txt
+  run --separate-stderr "$UTF8CONV" -i --eol=lf --report a.txt b.txt
+  assert_equal "$status" 0
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: a.txt: unchanged, in 4 B, 4 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 2 CR 0"
+  assert_equal "${stderr_lines[1]}" "utf8conv: b.txt: warning: the same file as 'a.txt', converted once; skipped"
+  assert_equal "${stderr_lines[2]}" "utf8conv: report: b.txt: skipped (same file)"
+  assert_equal "$(stat -c %h a.txt)" 2
+  assert_equal "$(stat -c %i a.txt)" "$(stat -c %i b.txt)"
+  assert_hex b.txt '61 0a 62 0a'
+}
