@@ -49,13 +49,19 @@ struct record
   bool pending;                 /* Waits for the in-place queue.  */
 };
 
-/* The files converted in place so far, by device and inode, so that
-   none is converted twice.  */
+/* The files converted in place so far, so that no bytes are converted
+   twice: each name's file by device and inode, with the name's
+   canonical path (its symbolic links resolved), and the inodes that the
+   run's renames gave them.  */
 struct seen
 {
   dev_t dev;
   ino_t ino;
   char const *name;             /* NULL: an empty slot.  */
+  char *path;                   /* Canonical; NULL for a fresh inode.  */
+  bool fresh;                   /* An inode that this run wrote.  */
+  bool replaced;                /* NAME was converted: the rename that
+                                   comes broke its hard links.  */
 };
 
 struct batch
@@ -258,27 +264,64 @@ skip_binary (struct batch *b, char const *name, int fd, struct stat const *st)
 /* --- One file, once (-i) ----------------------------------------------- */
 
 static size_t
-seen_slot (struct batch const *b, dev_t dev, ino_t ino)
+seen_hash (dev_t dev, ino_t ino)
 {
-  size_t h = ((size_t) ino * 0x9E3779B97F4A7C15u) ^ (size_t) dev;
-  size_t mask = b->seen_cap - 1, i = h & mask;
-  while (b->seen[i].name
-         && !(b->seen[i].dev == dev && b->seen[i].ino == ino))
-    i = (i + 1) & mask;
-  return i;
+  return ((size_t) ino * 0x9E3779B97F4A7C15u) ^ (size_t) dev;
 }
 
-/* The name under which the file DEV, INO was met before, or NULL.  */
-static char const *
-seen_before (struct batch const *b, dev_t dev, ino_t ino)
-{
-  return b->seen_cap ? b->seen[seen_slot (b, dev, ino)].name : NULL;
-}
-
+/* Look up the file DEV, INO, met under the canonical path PATH: set
+   *LINK to the name of another hard link of it that was converted
+   before (its rename broke the link, and this name still holds the old
+   bytes), or else *SAME to the name under which it was met before (this
+   path, a file this run wrote, or another name of a file left as it
+   was, which this name shares); either is NULL when there was none.  */
 static void
-remember (struct batch *b, dev_t dev, ino_t ino, char const *name)
+seen_lookup (struct batch const *b, dev_t dev, ino_t ino, char const *path,
+             char const **same, char const **link)
 {
-  size_t i;
+  char const *other = NULL;
+  size_t mask, i;
+
+  *same = *link = NULL;
+  if (!b->seen_cap)
+    return;
+  mask = b->seen_cap - 1;
+  for (i = seen_hash (dev, ino) & mask; b->seen[i].name; i = (i + 1) & mask)
+    if (b->seen[i].dev == dev && b->seen[i].ino == ino)
+      {
+        struct seen const *s = &b->seen[i];
+        if (s->fresh || strcmp (path, s->path) == 0)
+          *same = s->name;
+        else if (s->replaced && !*link)
+          *link = s->name;
+        else if (!other)
+          other = s->name;
+      }
+  if (*same)
+    *link = NULL;
+  else if (!*link)
+    *same = other;
+}
+
+/* The file DEV, INO met as NAME was converted: its other names keep
+   the old bytes once it is renamed.  */
+static void
+seen_replaced (struct batch *b, dev_t dev, ino_t ino, char const *name)
+{
+  size_t mask = b->seen_cap - 1, i;
+  for (i = seen_hash (dev, ino) & mask; b->seen[i].name; i = (i + 1) & mask)
+    if (b->seen[i].name == name && !b->seen[i].fresh)
+      b->seen[i].replaced = true;
+}
+
+/* Remember that the file DEV, INO was met as NAME under the canonical
+   path PATH (which is taken over), or that this run wrote it when
+   FRESH.  */
+static void
+remember (struct batch *b, dev_t dev, ino_t ino, char const *name,
+          char *path, bool fresh)
+{
+  size_t i, mask;
   if (2 * (b->nseen + 1) > b->seen_cap)
     {
       struct seen *old = b->seen;
@@ -288,17 +331,33 @@ remember (struct batch *b, dev_t dev, ino_t ino, char const *name)
       b->nseen = 0;
       for (i = 0; i < oldcap; i++)
         if (old[i].name)
-          remember (b, old[i].dev, old[i].ino, old[i].name);
+          {
+            remember (b, old[i].dev, old[i].ino, old[i].name, old[i].path,
+                      old[i].fresh);
+            if (old[i].replaced)
+              seen_replaced (b, old[i].dev, old[i].ino, old[i].name);
+          }
       free (old);
     }
-  i = seen_slot (b, dev, ino);
-  if (!b->seen[i].name)
-    {
-      b->seen[i].dev = dev;
-      b->seen[i].ino = ino;
-      b->seen[i].name = name;
-      b->nseen++;
-    }
+  mask = b->seen_cap - 1;
+  for (i = seen_hash (dev, ino) & mask; b->seen[i].name; i = (i + 1) & mask)
+    continue;
+  b->seen[i].dev = dev;
+  b->seen[i].ino = ino;
+  b->seen[i].name = name;
+  b->seen[i].path = path;
+  b->seen[i].fresh = fresh;
+  b->seen[i].replaced = false;
+  b->nseen++;
+}
+
+static void
+forget_all (struct batch *b)
+{
+  size_t i;
+  for (i = 0; i < b->seen_cap; i++)
+    free (b->seen[i].path);
+  free (b->seen);
 }
 
 /* --- The modes --------------------------------------------------------- */
@@ -454,11 +513,53 @@ commit_queue (struct batch *b)
   flush_records (b);
 }
 
+/* What met_before finds.  */
+enum met
+{
+  MET_NEW,                      /* A file not met before.  */
+  MET_SAME,                     /* Skipped: met before.  */
+  MET_LINK                      /* Another name of a file met before.  */
+};
+
+/* Whether the file NAME, with the status ST, was met before in this
+   run under the same path (a repeated operand, a symbolic link to a
+   file named before), was written by it, or is another name of a file
+   that was left as it was (unchanged, failed, binary): if so, it is
+   skipped with a warning, so that no bytes are converted twice.
+   Another hard-link name of a file converted before still holds the
+   old bytes (the rename broke the link): it is converted too, with a
+   warning (SPEC §12).  Either way NAME is remembered under its own
+   path.  */
+static enum met
+met_before (struct batch *b, char const *name, struct stat const *st)
+{
+  char *path = realpath (name, NULL);
+  char const *same, *link;
+
+  if (!path)
+    path = xstrdup (name);
+  seen_lookup (b, st->st_dev, st->st_ino, path, &same, &link);
+  if (same)
+    {
+      if (!b->cfg->quiet)
+        error (0, 0, "%s: warning: the same file as %s, converted once; "
+               "skipped", quotef_n (0, name), quoteaf_n (1, same));
+      record_plain (b, name, OUTCOME_SKIPPED, "same file", EXIT_SUCCESS);
+      free (path);
+      return MET_SAME;
+    }
+  if (link && !b->cfg->quiet)
+    error (0, 0, "%s: warning: a hard link of %s, whose conversion broke "
+           "the link; converted too", quotef_n (0, name), quoteaf_n (1, link));
+  remember (b, st->st_dev, st->st_ino, name, path, false);
+  return link ? MET_LINK : MET_NEW;
+}
+
 /* Convert the entry NAME in place.  */
 static void
 in_place_file (struct batch *b, char const *name)
 {
-  char const *why = NULL, *earlier;
+  char const *why = NULL;
   struct inplace *ip = inplace_open (name, b->cfg->suffix, &why);
   struct file_stats s;
   struct file_outcome o = { OUTCOME_FAILED, NULL, &s, false, -1 };
@@ -466,6 +567,9 @@ in_place_file (struct batch *b, char const *name)
   struct record *rec;
   enum file_result r;
   nlink_t links;
+  dev_t dev;
+  ino_t ino;
+  enum met met;
   int status;
 
   if (!ip)
@@ -474,23 +578,20 @@ in_place_file (struct batch *b, char const *name)
       return;
     }
   st = inplace_stat (ip);
-  earlier = seen_before (b, st->st_dev, st->st_ino);
-  if (earlier)
+  met = met_before (b, name, st);
+  if (met == MET_SAME)
     {
-      if (!b->cfg->quiet)
-        error (0, 0, "%s: warning: the same file as %s, converted once; "
-               "skipped", quotef_n (0, name), quoteaf_n (1, earlier));
       inplace_cancel (ip);
-      record_plain (b, name, OUTCOME_SKIPPED, "same file", EXIT_SUCCESS);
       return;
     }
-  remember (b, st->st_dev, st->st_ino, name);
   if (skip_binary (b, name, inplace_input_fd (ip), st))
     {
       inplace_cancel (ip);
       return;
     }
   links = st->st_nlink;
+  dev = st->st_dev;
+  ino = st->st_ino;
 
   pipeline_restart (b->run, -1, inplace_write, ip);
   r = pipeline_convert_fd (b->run, inplace_input_fd (ip), name);
@@ -513,12 +614,16 @@ in_place_file (struct batch *b, char const *name)
           flush_records (b);
           break;
         case INPLACE_QUEUED:
-          if (1 < links && !b->cfg->quiet)
+          /* The first name met says it; met_before said it of the
+             others.  */
+          if (1 < links && met == MET_NEW && !b->cfg->quiet)
             error (0, 0, "%s: warning: the file has other hard links; "
-                   "they keep the old contents", quotef (name));
+                   "the conversion breaks the link (names not converted "
+                   "in this run keep the old contents)", quotef (name));
           rec->o.outcome = OUTCOME_CONVERTED;
           rec->o.written = true;
-          remember (b, ndev, nino, name);
+          seen_replaced (b, dev, ino, name);
+          remember (b, ndev, nino, name, NULL, true);
           if (inplace_queue_full () || b->nrecords >= RECORDS_MAX)
             commit_queue (b);
           break;
@@ -654,6 +759,15 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
   for (i = 0; i < n; i++)
     {
       char const *why = skip_reason (&b, &e[i]);
+      if (e[i].kind == WALK_OPERAND || e[i].kind == WALK_FILE)
+        progress_next_file (cfg->progress);
+      /* Diagnosed by the walk; counted here.  */
+      if (e[i].kind == WALK_FAILED)
+        {
+          record_plain (&b, e[i].name, OUTCOME_FAILED, strerror (e[i].err),
+                        EXIT_TROUBLE);
+          continue;
+        }
       if (why)
         {
           record_plain (&b, e[i].name, OUTCOME_SKIPPED, why, EXIT_SUCCESS);
@@ -678,6 +792,6 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
                    || (b.status == EXIT_DATA
                        && cfg->run.policy.policy == POLICY_IGNORE));
   free (b.window);
-  free (b.seen);
+  forget_all (&b);
   return b.status;
 }

@@ -13,10 +13,12 @@
 #include "diag.h"
 
 #include <inttypes.h>
+#include <locale.h>
 #include <stdio.h>
 
 #include "error.h"
 #include "progname.h"
+#include "quote.h"
 
 #include "progress.h"
 #include "system.h"
@@ -35,6 +37,27 @@ void
 diag_init (void)
 {
   error_print_progname = print_progname;
+}
+
+char const *
+quote_c (int n, char const *arg)
+{
+  static locale_t c_locale;
+  static bool tried;
+  locale_t old = (locale_t) 0;
+  char const *q;
+
+  if (!tried)
+    {
+      tried = true;
+      c_locale = newlocale (LC_CTYPE_MASK, "C", (locale_t) 0);
+    }
+  if (c_locale)
+    old = uselocale (c_locale);
+  q = quote_n (n, arg);
+  if (c_locale)
+    uselocale (old);
+  return q;
 }
 
 void

@@ -47,6 +47,7 @@ struct report
   unsigned int ndetected;
   bool any_detected;
   bool mojibake;                /* --fix-mojibake.  */
+  bool check;                   /* --check: nothing is written.  */
 };
 
 static char const *const outcome_names[OUTCOME_COUNT] = {
@@ -69,6 +70,12 @@ void
 report_fix_mojibake (struct report *r)
 {
   r->mojibake = true;
+}
+
+void
+report_check (struct report *r)
+{
+  r->check = true;
 }
 
 /* "1 char", "2 chars".  */
@@ -241,8 +248,11 @@ text_file (struct report *r, char const *name, struct file_outcome const *o)
                      s->detected.confidence / 100,
                      s->detected.confidence % 100);
           putc (')', out);
-          /* The fallback applies to UTF-8 only.  */
-          if (s->detected.codec == &codec_utf8)
+          /* The fallback applies to UTF-8 only, and is named only
+             when it was used: a code page that read nothing is not
+             worth a word.  */
+          if (s->detected.codec == &codec_utf8
+              && s->detected.fallback_seqs > 0)
             print_fallbacks (out, s, NULL);
         }
     }
@@ -492,7 +502,8 @@ text_total (struct report *r)
       }
   if (r->files > 0)
     putc (')', out);
-  print_counts (out, r, &r->sum, true, r->bom_seen_written);
+  /* --check writes nothing, and says nothing of output.  */
+  print_counts (out, r, &r->sum, !r->check, r->bom_seen_written);
   print_breaks (out, r, &r->sum, false, (int64_t) r->mixed);
   if (r->mojibake)
     fprintf (out, ", %" PRIu64 " mojibake repair%s", r->sum.mojibake_repairs,
@@ -505,11 +516,12 @@ text_total (struct report *r)
         fprintf (out, "%s %s %" PRIu64, i ? "," : "",
                  r->detected[i].codec->name, r->detected[i].files);
       /* The code page of the files that fell back, when they share
-         one; "legacy" when they do not.  */
-      print_fallbacks (out, &r->sum,
-                       r->fallback_mixed ? "legacy"
-                       : r->fallback_page ? r->fallback_page->name
-                       : "CP1252");
+         one; "legacy" when they do not; nothing when none did.  */
+      if (r->sum.detected.fallback_seqs > 0)
+        print_fallbacks (out, &r->sum,
+                         r->fallback_mixed ? "legacy"
+                         : r->fallback_page ? r->fallback_page->name
+                         : "CP1252");
     }
   putc ('\n', out);
 }
@@ -527,7 +539,7 @@ json_total (struct report *r)
   for (k = 0; k < OUTCOME_COUNT; k++)
     json_uint (&o, outcome_names[k], r->outcomes[k]);
   json_end (&o);
-  json_counts (&j, r, &r->sum, true);
+  json_counts (&j, r, &r->sum, !r->check);
   json_uint (&j, "mixed_break_files", r->mixed);
   json_end (&j);
 }

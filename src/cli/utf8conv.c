@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +154,8 @@ Output:\n\
                           convert each FILE in place, keeping the original\n\
                           as FILE+SUFFIX if SUFFIX is given (never over an\n\
                           existing FILE+SUFFIX); a file whose bytes would\n\
-                          not change is left alone\n\
+                          not change is left alone; SUFFIX is attached\n\
+                          (-i.bak): '-i .bak' is refused\n\
   -k, --keep-timestamps   with -i, keep each file's access and\n\
                             modification times\n\
       --check             write no output; check that each FILE is valid in\n\
@@ -183,9 +185,13 @@ Output:\n\
                             as JSON Lines (- is standard output, when the\n\
                             text goes elsewhere)\n\
       --progress          show progress on standard error when it is a\n\
-                            terminal\n\
+                            terminal (with several files: file N of M)\n\
       --help              display this help and exit\n\
       --version           output version information and exit\n\
+\n\
+Output and diagnostics do not depend on the locale, except that file names\n\
+are quoted as coreutils quotes them in it (UTF-8 names stay readable in a\n\
+UTF-8 locale).\n\
 \n\
 Exit status is 0 if all input was converted, 1 if input was invalid or\n\
 dropped, 2 in case of trouble.\n", stdout);
@@ -198,7 +204,7 @@ static _Noreturn void
 usage_error (char const *what, char const *arg)
 {
   if (arg)
-    error (0, 0, "%s %s", what, quote (arg));
+    error (0, 0, "%s %s", what, quote_c (0, arg));
   else
     error (0, 0, "%s", what);
   usage (EXIT_TROUBLE);
@@ -211,12 +217,12 @@ unknown_encoding (char const *name)
   size_t n = registry_suggest (name, near, sizeof near / sizeof near[0]);
 
   if (n == 0)
-    error (0, 0, "unknown encoding %s", quote (name));
+    error (0, 0, "unknown encoding %s", quote_c (0, name));
   else
     error (0, 0, "unknown encoding %s; did you mean %s%s%s%s%s?",
-           quote_n (0, name), quote_n (1, near[0]),
-           n == 2 ? " or " : n == 3 ? ", " : "", n > 1 ? quote_n (2, near[1]) : "",
-           n == 3 ? " or " : "", n == 3 ? quote_n (3, near[2]) : "");
+           quote_c (0, name), quote_c (1, near[0]),
+           n == 2 ? " or " : n == 3 ? ", " : "", n > 1 ? quote_c (2, near[1]) : "",
+           n == 3 ? " or " : "", n == 3 ? quote_c (3, near[2]) : "");
   fprintf (stderr, "Try '%s --list' for the list of encodings.\n",
            program_name);
   exit (EXIT_TROUBLE);
@@ -261,7 +267,8 @@ find_target (char const *name, bool *ignore)
   /* -f auto detects an input encoding; it has no encoder.  */
   if (!c->encode)
     {
-      error (0, 0, "%s is only an input encoding (-f auto)", quote (name));
+      error (0, 0, "%s is only an input encoding (-f auto)",
+             quote_c (0, name));
       exit (EXIT_TROUBLE);
     }
   return c;
@@ -307,7 +314,8 @@ total_size (struct walk_entry const *e, size_t n)
     {
       struct stat st;
       int r;
-      if (e[i].kind == WALK_LINK || e[i].kind == WALK_SPECIAL)
+      if (e[i].kind == WALK_LINK || e[i].kind == WALK_SPECIAL
+          || e[i].kind == WALK_FAILED)
         continue;
       r = (strcmp (e[i].name, "-") == 0 ? fstat (STDIN_FILENO, &st)
            : stat (e[i].name, &st));
@@ -316,6 +324,19 @@ total_size (struct walk_entry const *e, size_t n)
       total += st.st_size;
     }
   return total;
+}
+
+/* The number of ENTRIES[0..N) that are files to convert, for
+   --progress: the operands, and the files a -r walk found (not the
+   links and special files it lists to skip them).  */
+static uint64_t
+count_files (struct walk_entry const *e, size_t n)
+{
+  uint64_t files = 0;
+  size_t i;
+  for (i = 0; i < n; i++)
+    files += e[i].kind == WALK_OPERAND || e[i].kind == WALK_FILE;
+  return files;
 }
 
 static void
@@ -360,13 +381,16 @@ start_report_and_progress (struct batch_config *cfg, bool want_report,
       cfg->report = report;
       if (cfg->run.fix_mojibake)
         report_fix_mojibake (report);
+      if (cfg->mode == BATCH_CHECK)
+        report_check (report);
       cfg->run.report = true;
     }
   if (want_progress)
-    progress = progress_start (total_size (e, n),
+    progress = progress_start (total_size (e, n), count_files (e, n),
                                cfg->mode == BATCH_STREAM && !cfg->output);
   if (progress)
     {
+      cfg->progress = progress;
       cfg->run.progress = progress_update;
       cfg->run.progress_arg = progress;
     }
@@ -448,7 +472,7 @@ parse_format (char const *option, char const *arg, struct subst_format **fmt)
 
   if (!f)
     {
-      error (0, 0, "invalid %s format %s%s", option, quote (arg),
+      error (0, 0, "invalid %s format %s%s", option, quote_c (0, arg),
              (why == FORMAT_NOT_UTF8 ? ": not valid UTF-8"
               : why == FORMAT_TOO_WIDE
               ? ": a width or precision above 2147483647" : ""));
@@ -469,7 +493,7 @@ check_format (char const *option, char const *arg,
   if (fmt && !policy_format_encodable (fmt, to, &c))
     {
       error (0, 0, "%s format %s: cannot encode U+%04X in %s", option,
-             quote (arg), (unsigned int) c, to->name);
+             quote_c (0, arg), (unsigned int) c, to->name);
       usage (EXIT_TROUBLE);
     }
 }
@@ -601,7 +625,7 @@ settle_detection (struct batch_config *cfg, struct options const *o)
       if (!legacy_single_byte (fb, table))
         {
           error (0, 0, "--fallback needs a single-byte encoding, not %s",
-                 quote (fb->name));
+                 quote_c (0, fb->name));
           usage (EXIT_TROUBLE);
         }
       rc->from = detect_with_fallback (fb);
@@ -638,7 +662,7 @@ settle_options (struct batch_config *cfg, struct options const *o,
   if (rc->bom == BOM_ADD && !(rc->to->flags & CODEC_UNICODE))
     {
       error (0, 0, "--bom=add needs a Unicode output encoding, not %s",
-             quote (rc->to->name));
+             quote_c (0, rc->to->name));
       exit (EXIT_TROUBLE);
     }
   if (rc->bom == BOM_STRIP && rc->to->unmarked)
@@ -691,6 +715,69 @@ settle_options (struct batch_config *cfg, struct options const *o,
     }
 }
 
+/* The argument that follows a bare -i (no SUFFIX attached) in
+   ARGV[1..ARGC), before getopt_long permutes them, or NULL: "-i",
+   "--in-place" or an abbreviation of it, or a cluster of short options
+   that ends in i ("-ci").  */
+static char const *
+after_bare_in_place (int argc, char **argv)
+{
+  int k;
+  for (k = 1; k + 1 < argc; k++)
+    {
+      char const *a = argv[k];
+      if (strcmp (a, "--") == 0)
+        break;
+      if (a[0] != '-' || a[1] == '\0')
+        continue;
+      if (a[1] == '-')
+        {
+          size_t n = strlen (a);
+          if (4 <= n && strncmp (a, "--in-place", n) == 0)
+            return argv[k + 1];
+          continue;
+        }
+      for (a++; *a; a++)
+        {
+          if (strchr ("fteo", *a))
+            {
+              /* The option's argument is the rest, or the next one.  */
+              k += a[1] == '\0';
+              break;
+            }
+          if (*a == 'i')
+            {
+              if (a[1] == '\0')
+                return argv[k + 1];
+              break;
+            }
+        }
+    }
+  return NULL;
+}
+
+/* -i .bak FILE: a backup suffix given with a space is an operand, and
+   would be converted as a file after the others were converted without
+   a backup.  Refuse ARG, the operand after a bare -i, before anything
+   is converted when it looks like a suffix (short, starting with '.'
+   or '~', no '/') and is not an existing file (SPEC §12).  */
+static void
+refuse_forgotten_suffix (char const *arg)
+{
+  struct stat st;
+  if (!arg || !(arg[0] == '.' || arg[0] == '~') || 8 < strlen (arg)
+      || strchr (arg, '/') || lstat (arg, &st) == 0)
+    return;
+  {
+    char *hint = xmalloc (strlen (arg) + 3);
+    strcpy (stpcpy (hint, "-i"), arg);
+    error (0, 0, "%s is not a file; to keep backups with that suffix, "
+           "attach it: %s", quote_c (0, arg), quote_c (1, hint));
+    free (hint);
+  }
+  usage (EXIT_TROUBLE);
+}
+
 /* Name the program the same way however it was invoked (diagnostics are
    an interface that scripts match), and set up what every run needs.  */
 static void
@@ -706,6 +793,13 @@ initialize (char **argv)
   /* Every failure of gnulib's (a write error at exit, memory exhausted)
      is trouble.  */
   exit_failure = EXIT_TROUBLE;
+  /* File names in diagnostics and reports are quoted as coreutils
+     quotes them in the current locale: a UTF-8 name stays readable in
+     a UTF-8 locale (SPEC §2).  That is all the locale may change, so
+     only LC_CTYPE is taken from the environment (messages, numbers and
+     iconv(3) stay in the C locale), and every other argument is quoted
+     as in the C locale (quote_c), with ASCII quotes.  */
+  setlocale (LC_CTYPE, "");
   atexit (close_stdout);
   diag_init ();
   /* A reader that goes away ends the program quietly, as with cat, even
@@ -724,8 +818,10 @@ main (int argc, char **argv)
   bool walk_trouble = false;
   size_t nentries;
   int c, status, noperands;
+  char const *bare_next;
 
   initialize (argv);
+  bare_next = after_bare_in_place (argc, argv);
   memset (&cfg, 0, sizeof cfg);
   cfg.run.policy.policy = POLICY_STRICT;
   cfg.run.bom = BOM_AUTO;
@@ -739,6 +835,8 @@ main (int argc, char **argv)
     for (c = optind; c < argc; c++)
       if (strcmp (argv[c], "-") == 0)
         usage_error ("--in-place cannot convert standard input", NULL);
+  if (o.in_place && !cfg.suffix)
+    refuse_forgotten_suffix (bare_next);
 
   /* No FILE is standard input; directories with no files in them are
      nothing.  */

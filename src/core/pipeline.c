@@ -85,20 +85,26 @@ pipeline_restart (struct run *r, int out_fd, pipeline_write_fn *write,
     r->bom = BOMS_UNDECIDED;
 }
 
+/* Write out the buffered output.  OUT_TOTAL counts the bytes written
+   (the report's "out"), none after a write error (/dev/full).  */
 static void
 write_out (struct run *r)
 {
+  size_t done = r->out_len;
   if (r->out_len == 0)
     return;
-  r->out_total += r->out_len;
-  if (r->write_errno == 0)
+  if (r->write_errno != 0)
+    done = 0;
+  else if (r->write)
     {
-      if (r->write)
-        r->write_errno = r->write (r->write_arg, r->out, r->out_len);
-      else if (0 <= r->out_fd
-               && full_write (r->out_fd, r->out, r->out_len) != r->out_len)
-        r->write_errno = errno;
+      r->write_errno = r->write (r->write_arg, r->out, r->out_len);
+      done = r->write_errno == 0 ? r->out_len : 0;
     }
+  else if (0 <= r->out_fd
+           && ((done = full_write (r->out_fd, r->out, r->out_len))
+               != r->out_len))
+    r->write_errno = errno;
+  r->out_total += done;
   r->out_len = 0;
 }
 
@@ -865,7 +871,9 @@ keep_stats (struct run *r, struct file *f, uint64_t bytes_in,
       s->breaks_cr = f->eol.cr;
       s->breaks_lf = f->dec.newlines - f->eol.crlf;
     }
-  s->bytes_out = r->out_total + r->out_len - out_start;
+  /* out_total leaves out bytes lost to a write error.  */
+  s->bytes_out = (r->out_total + r->out_len < out_start ? 0
+                  : r->out_total + r->out_len - out_start);
   /* --check writes nothing.  */
   if (r->out_fd < 0 && !r->write)
     s->bytes_out = s->bom_written = 0;

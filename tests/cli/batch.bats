@@ -130,7 +130,7 @@ no_temp_files() {
   assert_equal "$(times a)" "$ta"
   assert_equal "$(times u)" "$tu"
   [ ! -e a.bak ] && [ ! -e u.bak ] || fail "a backup was made"
-  assert_equal "${stderr_lines[0]}" "utf8conv: report: a: unchanged, in 12 B, 12 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)"
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: a: unchanged, in 12 B, 12 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM)"
   no_temp_files
 }
 
@@ -168,7 +168,7 @@ no_temp_files() {
   assert_equal "$status" 0
   assert_equal "$(cd arc && cksum *.txt)" "$sums"
   assert_equal "$(stat -c %i arc/*.txt)" "$inodes"
-  assert_equal "${stderr_lines[-1]}" "utf8conv: report: total: 5 files (3 unchanged, 2 skipped), in 20 B, out 0 B, 14 chars, 0 errors, BOM seen 1 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 3, 0 CP1252 fallbacks (0 B)"
+  assert_equal "${stderr_lines[-1]}" "utf8conv: report: total: 5 files (3 unchanged, 2 skipped), in 20 B, out 0 B, 14 chars, 0 errors, BOM seen 1 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 3"
   # The backups of the first run are kept as they were; the file that
   # was UTF-8 already has none.
   assert_hex arc/cp1252.txt.bak '63 61 66 e9 0a'
@@ -217,16 +217,55 @@ utf8conv: report: total: 3 files (1 converted, 2 skipped), in 3 B, out 4 B, 3 ch
   assert_hex a.txt '63 61 66 c3 a9 0a'
 }
 
-@test "4: -i with a hard link, or the same name twice, converts the file once" {
+@test "4: -i converts a hard link's second name too, and the same name twice once" {
   printf 'caf\351\n' >a.txt
   ln a.txt h.txt
   run --separate-stderr "$UTF8CONV" -q -f CP1252 -i --report a.txt h.txt a.txt
   assert_equal "$status" 0
   assert_hex a.txt '63 61 66 c3 a9 0a'
-  # The hard link keeps the old contents, as its warning says.
-  assert_hex h.txt '63 61 66 e9 0a'
-  assert_equal "${stderr_lines[1]}" "utf8conv: report: h.txt: skipped (same file)"
+  # The first rename broke the link; the second name is converted from
+  # the old bytes it still held.
+  assert_hex h.txt '63 61 66 c3 a9 0a'
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: h.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
   assert_equal "${stderr_lines[2]}" "utf8conv: report: a.txt: skipped (same file)"
+}
+
+@test "4: hard links under -i --eol=lf: every name holds the converted text, with a warning; a second run is a no-op" {
+  printf 'a\r\nb\r\n' >a.txt
+  ln a.txt b.txt
+  ln -s a.txt s.txt
+  run --separate-stderr "$UTF8CONV" -i --eol=lf a.txt b.txt s.txt
+  assert_equal "$status" 0
+  assert_equal "${stderr_lines[0]}" "utf8conv: a.txt: warning: the file has other hard links; the conversion breaks the link (names not converted in this run keep the old contents)"
+  assert_equal "${stderr_lines[1]}" "utf8conv: b.txt: warning: a hard link of 'a.txt', whose conversion broke the link; converted too"
+  assert_equal "${stderr_lines[2]}" "utf8conv: s.txt: warning: the same file as 'a.txt', converted once; skipped"
+  assert_equal "${#stderr_lines[@]}" 3
+  assert_hex a.txt '61 0a 62 0a'
+  assert_hex b.txt '61 0a 62 0a'
+  # Two files now, one name each.
+  [ "$(stat -c %i a.txt)" != "$(stat -c %i b.txt)" ] || fail "still one inode"
+  assert_equal "$(stat -c %h a.txt)" 1
+  assert_equal "$(stat -c %h b.txt)" 1
+  local ia ib
+  ia=$(stat -c %i a.txt)
+  ib=$(stat -c %i b.txt)
+  run --separate-stderr "$UTF8CONV" -i --eol=lf --report a.txt b.txt
+  assert_equal "$status" 0
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: a.txt: unchanged, in 4 B, 4 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 2 CR 0"
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: b.txt: unchanged, in 4 B, 4 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 2 CR 0"
+  assert_equal "$(stat -c %i a.txt) $(stat -c %i b.txt)" "$ia $ib"
+}
+
+@test "4: a hard link met after its first name's queue was committed is converted from its old bytes" {
+  local i names=()
+  printf 'x\351\n' >first
+  ln first last
+  for i in $(seq 1 300); do printf 'x\351\n' >f$i; names+=(f$i); done
+  run --separate-stderr "$UTF8CONV" -q -f CP1252 -i first "${names[@]}" last first
+  assert_equal "$status" 0
+  assert_hex first '78 c3 a9 0a'
+  assert_hex last '78 c3 a9 0a'
+  assert_hex f300 '78 c3 a9 0a'
 }
 
 @test "4: the same file met again after its queue was committed is still converted once" {
@@ -407,4 +446,17 @@ each_old_or_new() {
   done
   # Most of those points exist: the run was killed there.
   [ "$kills" -ge 12 ] || fail "only $kills runs were killed"
+}
+
+@test "4: a hard link of a file left unchanged keeps its link, and is skipped as the same file" {
+  printf 'a\nb\n' >a.txt
+  ln a.txt b.txt
+  run --separate-stderr "$UTF8CONV" -i --eol=lf --report a.txt b.txt
+  assert_equal "$status" 0
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: a.txt: unchanged, in 4 B, 4 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 2 CR 0"
+  assert_equal "${stderr_lines[1]}" "utf8conv: b.txt: warning: the same file as 'a.txt', converted once; skipped"
+  assert_equal "${stderr_lines[2]}" "utf8conv: report: b.txt: skipped (same file)"
+  assert_equal "$(stat -c %h a.txt)" 2
+  assert_equal "$(stat -c %i a.txt)" "$(stat -c %i b.txt)"
+  assert_hex b.txt '61 0a 62 0a'
 }

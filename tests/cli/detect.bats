@@ -276,7 +276,7 @@ $(cat "$SAMPLES/ru.txt")"
   assert_equal "$stderr" "\
 utf8conv: report: archive/lista-pl.txt: converted, in 180 B, out 191 B, 180 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 9 CP1250 fallbacks (9 B) (model, confidence 0.88)
 utf8conv: report: archive/notes-ru.txt: converted, in 79 B, out 137 B, 79 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 58 CP1251 fallbacks (58 B) (model, confidence 0.96)
-utf8conv: report: archive/readme.txt: unchanged, in 184 B, 180 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)
+utf8conv: report: archive/readme.txt: unchanged, in 184 B, 180 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM)
 utf8conv: report: total: 3 files (2 converted, 1 unchanged), in 443 B, out 328 B, 439 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 9 CR 0, detected UTF-8 3, 67 legacy fallbacks (67 B)"
   head -n 3 "$SAMPLES/ru.txt" | cmp - archive/notes-ru.txt
   head -n 3 "$SAMPLES/pl.txt" | cmp - archive/lista-pl.txt
