@@ -123,6 +123,7 @@ CLI_TESTS = \
 	tests/cli/parallel.bats \
 	tests/cli/recursive.bats \
 	tests/cli/batch.bats \
+	tests/cli/binary.bats \
 	tests/cli/eol.bats \
 	tests/cli/mojibake.bats \
 	tests/cli/structure.bats
@@ -157,6 +158,7 @@ EXTRA_DIST += \
 	$(CLI_TESTS) \
 	tests/test_helper.bash \
 	tests/cli/eol-cases.py \
+	tests/cli/binary-corpus.py \
 	tests/detect/samples \
 	tests/golden \
 	tests/detect/samples \
