@@ -28,7 +28,8 @@ UNIT_TESTS = \
 	tests/unit/test_single_byte \
 	tests/unit/test_iconv_bridge \
 	tests/unit/test_iconv_reference \
-	tests/unit/test_fast
+	tests/unit/test_fast \
+	tests/unit/test_binary
 check_PROGRAMS = $(UNIT_TESTS)
 
 # The registry: names and aliases, codec flags, the reasons of errors.
@@ -96,6 +97,13 @@ tests_unit_test_fast_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
 tests_unit_test_fast_CFLAGS = $(UTF8CONV_CFLAGS)
 tests_unit_test_fast_SOURCES = tests/unit/test_fast.c
 tests_unit_test_fast_LDADD = $(UNIT_LDADD)
+
+# The binary test: the word-at-a-time byte scan against a byte loop,
+# and the magic numbers.
+tests_unit_test_binary_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
+tests_unit_test_binary_CFLAGS = $(UTF8CONV_CFLAGS)
+tests_unit_test_binary_SOURCES = tests/unit/test_binary.c
+tests_unit_test_binary_LDADD = $(UNIT_LDADD)
 
 ## ---------------------------------------------------------------------
 ## The command-line tests (tests/cli/*.bats), through the same driver.
