@@ -127,7 +127,8 @@ Encodings:\n\
       --fallback=ENC      with -f auto, read invalid UTF-8 bytes in the\n\
                             single-byte encoding ENC instead of detecting\n\
       --detect            with -f auto, print 'FILE: ENCODING (confidence\n\
-                            C)' for each FILE and convert nothing\n\
+                            C)', or 'FILE: binary', for each FILE and\n\
+                            convert nothing\n\
   -t, --to-code=ENC       the output encoding (default UTF-8)\n\
   -l, --list              list the known encodings and exit\n\
 \n\
@@ -170,8 +171,9 @@ Output:\n\
                             FILE, in the order of their names; symbolic\n\
                             links inside the tree are skipped\n\
       --binary            with -i or -r, convert files that look binary\n\
-                            too (a NUL or another control character in\n\
-                            their first 32 KiB); they are skipped otherwise\n\
+                            too (a known binary format, or a NUL or another\n\
+                            control character anywhere in the file); they\n\
+                            are skipped otherwise\n\
   -q, --quiet, -s, --silent\n\
                           print no warnings (-s and --silent as in iconv)\n\
       --verbose           name each FILE on standard error, as 'FILE:',\n\
