@@ -21,6 +21,7 @@
 
 #include "codecs/codecs.h"
 #include "nulpattern.h"
+#include "simd/kernels.h"
 
 /* The C0 controls that text holds: BS, TAB, LF, VT, FF, CR, SUB and
    ESC.  */
@@ -168,38 +169,17 @@ binary_magic (uint8_t const *buf, size_t n)
 
 /* --- The byte scan --------------------------------------------------------- */
 
-/* 1 when the byte B is a control that text does not hold, else 0,
-   without a branch or a table, so that a loop of it over a block is
-   vector code: GCC (12 and later, at -O2) and Clang vectorize it with
-   the instruction set of the target, SSE2 at least on x86-64.  */
-static inline uint8_t
-bad_byte (uint8_t b)
-{
-  return (uint8_t) ((b < 0x20) & ((uint8_t) (b - 0x08) > 0x0D - 0x08)
-                    & ((uint8_t) (b - 0x1A) > 0x1B - 0x1A));
-}
-
 int64_t
 binary_scan_bytes (uint8_t const *buf, size_t n)
 {
-  enum { BLOCK = 64 };
-  size_t i = 0;
-
-  /* A block at a time, with no exit inside it; the byte loop then finds
-     the byte in the block that has one.  */
-  for (; i + BLOCK <= n; i += BLOCK)
-    {
-      uint8_t any = 0;
-      unsigned int k;
-      for (k = 0; k < BLOCK; k++)
-        any |= bad_byte (buf[i + k]);
-      if (any)
-        break;
-    }
-  for (; i < n; i++)
-    if (bad_byte (buf[i]))
-      return (int64_t) i;
-  return -1;
+  size_t i;
+  if (kernels)
+    i = kernels->find_control (buf, n);
+  else
+    /* UTF8CONV_IMPL=reference: a byte loop over the definition.  */
+    for (i = 0; i < n && !not_text (buf[i]); i++)
+      continue;
+  return i < n ? (int64_t) i : -1;
 }
 
 /* --- The decoder's scan ---------------------------------------------------- */

@@ -1,17 +1,20 @@
 /* The binary test's byte scan and magic numbers (src/core/binary.c).
 
-   The word-at-a-time scan must find what a byte loop finds: every byte
-   value, alone in text, at every position of buffers of every length
-   around the 8-byte words and 32-byte rounds, and two control bytes
-   where the first one wins.  The magic numbers are tested on a few
+   The kernel of every set this machine has (src/simd/controls.c), and
+   the reference, must find what a byte loop finds: every byte value,
+   alone in text, at every position, in buffers of every length around
+   the blocks of 16, 32 and 64 bytes, and of two control bytes the
+   first.  The magic numbers are tested on a few
    real headers, and on text that starts like one of them.  */
 
 #include <config.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "binary.h"
+#include "simd/kernels.h"
 #include "tap.h"
 
 /* The reference: a byte loop over the definition of SPEC §12.  */
@@ -27,55 +30,77 @@ reference (uint8_t const *buf, size_t n)
   return -1;
 }
 
-/* Every byte value B at every position of every length up to 80, in
-   text of letters, high bytes and text controls.  */
+/* The text around the byte under test: letters, high bytes and text
+   controls, so that every block of every set holds some.  */
 static void
-test_every_byte (void)
+fill (uint8_t *buf, size_t n)
 {
-  static char const filler[] = "ab\tc\xE9\n\xFF\x1B d\r\x1A\x0C\x80 ";
-  uint8_t buf[80];
-  unsigned int b;
-  size_t n, at, wrong = 0;
+  static char const filler[] = "ab\tc\xE9\n\xFF\x1B d\r\x1A\x0C\x80\b\v ";
+  size_t i;
+  for (i = 0; i < n; i++)
+    buf[i] = (uint8_t) filler[i % (sizeof filler - 1)];
+}
 
-  for (n = 0; n < sizeof buf; n++)
-    buf[n] = (uint8_t) filler[n % (sizeof filler - 1)];
-  if (reference (buf, sizeof buf) != -1)
+/* In the kernel set NAME: every byte value B at every position of a
+   buffer of 160 bytes (two blocks of 64 and a tail), and the bad bytes
+   next to the text controls at every position of every length up to
+   160.  */
+static void
+test_every_byte (char const *name)
+{
+  static uint8_t const edges[] = { 0x00, 0x07, 0x0E, 0x0F, 0x10, 0x19,
+                                   0x1C, 0x1F };
+  uint8_t buf[160];
+  unsigned int b;
+  size_t n, at, k, wrong = 0;
+
+  fill (buf, sizeof buf);
+  if (reference (buf, sizeof buf) != -1
+      || binary_scan_bytes (buf, sizeof buf) != -1)
     wrong++;
   for (b = 0; b < 256; b++)
+    for (at = 0; at < sizeof buf; at++)
+      {
+        uint8_t saved = buf[at];
+        buf[at] = (uint8_t) b;
+        if (binary_scan_bytes (buf, sizeof buf) != reference (buf, sizeof buf)
+            && wrong++ < 5)
+          diag ("byte %02X at %zu: %jd", b, at,
+                (intmax_t) binary_scan_bytes (buf, sizeof buf));
+        buf[at] = saved;
+      }
+  for (k = 0; k < sizeof edges; k++)
     for (n = 1; n <= sizeof buf; n++)
       for (at = 0; at < n; at++)
         {
           uint8_t saved = buf[at];
-          buf[at] = (uint8_t) b;
-          if (binary_scan_bytes (buf, n) != reference (buf, n))
-            {
-              if (wrong++ < 5)
-                diag ("byte %02X at %zu of %zu: %jd, not %jd", b, at, n,
-                      (intmax_t) binary_scan_bytes (buf, n),
-                      (intmax_t) reference (buf, n));
-            }
+          buf[at] = edges[k];
+          if (binary_scan_bytes (buf, n) != (int64_t) at && wrong++ < 5)
+            diag ("byte %02X at %zu of %zu: %jd", edges[k], at, n,
+                  (intmax_t) binary_scan_bytes (buf, n));
           buf[at] = saved;
         }
-  ok (wrong == 0, "the word scan finds each byte value where a byte loop"
-      " does, at every position of every length to 80");
+  ok (wrong == 0, "%s: the scan finds each byte value where a byte loop"
+      " does, at every position", name);
 }
 
-/* Two control bytes: the first one is named, in the same word or not.  */
+/* Two control bytes: the first one is named, in the same block or
+   not.  */
 static void
-test_first_wins (void)
+test_first_wins (char const *name)
 {
-  uint8_t buf[64];
+  uint8_t buf[150];
   size_t i, j, wrong = 0;
 
   for (i = 0; i < sizeof buf; i++)
     for (j = i + 1; j < sizeof buf; j++)
       {
-        memset (buf, 'x', sizeof buf);
+        fill (buf, sizeof buf);
         buf[i] = 0x01;
         buf[j] = 0x00;
         wrong += binary_scan_bytes (buf, sizeof buf) != (int64_t) i;
       }
-  ok (wrong == 0, "of two control bytes, the first one is found");
+  ok (wrong == 0, "%s: of two control bytes, the first one is found", name);
 }
 
 static void
@@ -137,9 +162,18 @@ test_pe (void)
 int
 main (void)
 {
+  char const *const *names = kernels_available ();
+  size_t k;
+
   setvbuf (stdout, NULL, _IOLBF, 0);
-  test_every_byte ();
-  test_first_wins ();
+  /* Each kernel set this machine has, and the reference (no kernels).  */
+  for (k = 0; names[k]; k++)
+    {
+      setenv ("UTF8CONV_IMPL", names[k], 1);
+      ok (kernels_select (), "%s: selected", names[k]);
+      test_every_byte (names[k]);
+      test_first_wins (names[k]);
+    }
   test_magic ();
   test_pe ();
   return done_testing ();
