@@ -173,7 +173,9 @@ Output:\n\
       --binary            with -i or -r, convert files that look binary\n\
                             too (a known binary format, or a NUL or another\n\
                             control character anywhere in the file); they\n\
-                            are skipped otherwise\n\
+                            are skipped otherwise.  UTF-16 and UTF-32 files\n\
+                            (a BOM, or UTF-16's NUL bytes) are text, invalid\n\
+                            input unless -f is auto or their form\n\
   -q, --quiet, -s, --silent\n\
                           print no warnings (-s and --silent as in iconv)\n\
       --verbose           name each FILE on standard error, as 'FILE:',\n\
