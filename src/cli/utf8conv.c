@@ -127,8 +127,7 @@ Encodings:\n\
       --fallback=ENC      with -f auto, read invalid UTF-8 bytes in the\n\
                             single-byte encoding ENC instead of detecting\n\
       --detect            with -f auto, print 'FILE: ENCODING (confidence\n\
-                            C)', or 'FILE: binary', for each FILE and\n\
-                            convert nothing\n\
+                            C)' for each FILE and convert nothing\n\
   -t, --to-code=ENC       the output encoding (default UTF-8)\n\
   -l, --list              list the known encodings and exit\n\
 \n\
@@ -173,9 +172,10 @@ Output:\n\
       --binary            with -i or -r, convert files that look binary\n\
                             too (a known binary format, or a NUL or another\n\
                             control character anywhere in the file); they\n\
-                            are skipped otherwise.  UTF-16 and UTF-32 files\n\
-                            (a BOM, or UTF-16's NUL bytes) are text, invalid\n\
-                            input unless -f is auto or their form\n\
+                            are skipped otherwise, and --detect prints\n\
+                            'FILE: binary'.  UTF-16 and UTF-32 files (a BOM,\n\
+                            or UTF-16's NUL bytes) are text, invalid input\n\
+                            unless -f is auto or their form\n\
   -q, --quiet, -s, --silent\n\
                           print no warnings (-s and --silent as in iconv)\n\
       --verbose           name each FILE on standard error, as 'FILE:',\n\
