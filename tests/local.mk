@@ -28,7 +28,8 @@ UNIT_TESTS = \
 	tests/unit/test_single_byte \
 	tests/unit/test_iconv_bridge \
 	tests/unit/test_iconv_reference \
-	tests/unit/test_fast
+	tests/unit/test_fast \
+	tests/unit/test_binary
 check_PROGRAMS = $(UNIT_TESTS)
 
 # The registry: names and aliases, codec flags, the reasons of errors.
@@ -98,6 +99,13 @@ tests_unit_test_fast_CFLAGS = $(UTF8CONV_CFLAGS)
 tests_unit_test_fast_SOURCES = tests/unit/test_fast.c
 tests_unit_test_fast_LDADD = $(UNIT_LDADD)
 
+# The binary test: the word-at-a-time byte scan against a byte loop,
+# and the magic numbers.
+tests_unit_test_binary_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
+tests_unit_test_binary_CFLAGS = $(UTF8CONV_CFLAGS)
+tests_unit_test_binary_SOURCES = tests/unit/test_binary.c
+tests_unit_test_binary_LDADD = $(UNIT_LDADD)
+
 ## ---------------------------------------------------------------------
 ## The command-line tests (tests/cli/*.bats), through the same driver.
 ## faults.bats injects faults (part of "make check").
@@ -125,6 +133,7 @@ CLI_TESTS = \
 	tests/cli/parallel.bats \
 	tests/cli/recursive.bats \
 	tests/cli/batch.bats \
+	tests/cli/binary.bats \
 	tests/cli/eol.bats \
 	tests/cli/mojibake.bats \
 	tests/cli/structure.bats
@@ -159,6 +168,7 @@ EXTRA_DIST += \
 	$(CLI_TESTS) \
 	tests/test_helper.bash \
 	tests/cli/eol-cases.py \
+	tests/cli/binary-corpus.py \
 	tests/detect/samples \
 	tests/golden \
 	tests/detect/samples \

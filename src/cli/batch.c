@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,8 +32,8 @@
 
 enum
 {
-  /* The binary test reads this much of a file.  */
-  BINARY_WINDOW = 32 << 10,
+  /* The binary test reads a file in chunks of this size.  */
+  BINARY_WINDOW = 64 << 10,
   /* Commit the in-place queue when this many records wait for it.  */
   RECORDS_MAX = 1024
 };
@@ -70,6 +71,7 @@ struct batch
   struct run *run;
   int status;
   uint8_t *window;              /* BINARY_WINDOW bytes.  */
+  struct binary_test binary;    /* The binary test, reading WINDOW.  */
   struct record *first;         /* The records not reported yet, in */
   struct record **last;         /* order: a queue.  */
   size_t nrecords;
@@ -224,41 +226,81 @@ skip_reason (struct batch const *b, struct walk_entry const *e)
   return NULL;
 }
 
-/* The offset of the first character of the regular file FD (SIZE
-   bytes) that makes it binary, or -1 (also when it cannot be read: the
-   conversion then says why).  */
-static int64_t
-find_binary (struct batch *b, int fd, off_t size, ucs4_t *c)
+/* Whether the binary test runs in this mode (SPEC §12): -i, -r in
+   every mode, and --detect; not in a filter run, nor under --binary.  */
+static bool
+binary_tested (struct batch_config const *cfg)
 {
-  ssize_t n = pread (fd, b->window, BINARY_WINDOW, 0);
-  if (n <= 0)
-    return -1;
-  return binary_find (b->cfg->run.from, b->window, (size_t) n,
-                      (off_t) n == size && n < BINARY_WINDOW, c);
+  return !cfg->binary && (cfg->mode == BATCH_IN_PLACE || cfg->recursive
+                          || cfg->detect);
 }
 
-/* Whether the file NAME, open as FD with the status ST, is skipped as
-   binary in this mode; if so, warn and record it.  */
+/* The file NAME is binary (V): warn, or under --detect say so, and
+   record it as skipped.  */
+static void
+report_binary (struct batch *b, char const *name,
+               struct binary_verdict const *v)
+{
+  struct file_outcome o = { OUTCOME_SKIPPED, "binary", NULL, false, -1 };
+  char at[sizeof "U+0000000 at byte " + 24];
+
+  if (b->cfg->detect)
+    printf ("%s: binary\n", quotef (name));
+  else if (!b->cfg->quiet)
+    {
+      at[0] = '\0';
+      if (v->offset >= 0)
+        snprintf (at, sizeof at, "U+%04X at byte %jd", (unsigned int) v->c,
+                  (intmax_t) v->offset);
+      error (0, 0, "%s: binary file (%s%s%s), skipped; --binary converts it",
+             quotef (name), v->format ? v->format : "",
+             v->format && at[0] ? ", " : "", at);
+    }
+  o.binary_offset = v->offset;
+  record (b, name, &o, EXIT_SUCCESS, false);
+}
+
+/* The file NAME is UTF-16 or UTF-32 text (V) that -f names another
+   encoding for: invalid input, not converted.  */
+static void
+report_other_form (struct batch *b, char const *name,
+                   struct binary_verdict const *v)
+{
+  char why[64];
+  bool check = b->cfg->mode == BATCH_CHECK;
+
+  snprintf (why, sizeof why, "looks like %s", v->form->name);
+  if (!b->cfg->silent)
+    error (0, 0, "%s: %s (%s); use -f auto or -f %s", quotef (name), why,
+           v->bom ? "BOM" : "no BOM",
+           v->form->flags & CODEC_UNITS_32 ? "UTF-32" : "UTF-16");
+  record_plain (b, name, check ? OUTCOME_INVALID : OUTCOME_FAILED, why,
+                EXIT_DATA);
+}
+
+/* Whether the file NAME, open as FD with the status ST, is not
+   converted for what it holds: skipped as binary, or refused as
+   UTF-16 or UTF-32 text that -f does not read.  If so, say so and
+   record it.  */
 static bool
 skip_binary (struct batch *b, char const *name, int fd, struct stat const *st)
 {
-  int64_t off;
-  ucs4_t c;
-  struct file_outcome o = { OUTCOME_SKIPPED, "binary", NULL, false, -1 };
+  struct binary_verdict v;
 
-  if (b->cfg->binary || !S_ISREG (st->st_mode)
-      || (b->cfg->mode != BATCH_IN_PLACE && !b->cfg->recursive))
+  if (!binary_tested (b->cfg) || !S_ISREG (st->st_mode))
     return false;
-  off = find_binary (b, fd, st->st_size, &c);
-  if (off < 0)
-    return false;
-  if (!b->cfg->quiet)
-    error (0, 0, "%s: binary file (U+%04X at byte %jd), skipped; "
-           "--binary converts it", quotef (name), (unsigned int) c,
-           (intmax_t) off);
-  o.binary_offset = off;
-  record (b, name, &o, EXIT_SUCCESS, false);
-  return true;
+  binary_test_file (&b->binary, fd, &v);
+  switch (v.kind)
+    {
+    case BINARY_FILE:
+      report_binary (b, name, &v);
+      return true;
+    case BINARY_OTHER_FORM:
+      report_other_form (b, name, &v);
+      return true;
+    default:
+      return false;
+    }
 }
 
 /* --- One file, once (-i) ----------------------------------------------- */
@@ -746,7 +788,11 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
   b.cfg = cfg;
   b.last = &b.first;
   b.out_fd = STDOUT_FILENO;
-  b.window = xmalloc (BINARY_WINDOW);
+  if (binary_tested (cfg))
+    {
+      b.window = xmalloc (BINARY_WINDOW);
+      binary_test_init (&b.binary, cfg->run.from, b.window, BINARY_WINDOW);
+    }
   rc.on_error = on_error;
   rc.error_arg = &b;
   /* --report-json lists every error.  */

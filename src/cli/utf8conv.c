@@ -172,8 +172,12 @@ Output:\n\
                             FILE, in the order of their names; symbolic\n\
                             links inside the tree are skipped\n\
       --binary            with -i or -r, convert files that look binary\n\
-                            too (a NUL or another control character in\n\
-                            their first 32 KiB); they are skipped otherwise\n\
+                            too (a known binary format, or a NUL or another\n\
+                            control character anywhere in the file); they\n\
+                            are skipped otherwise, and --detect prints\n\
+                            'FILE: binary'.  UTF-16 and UTF-32 files (a BOM,\n\
+                            or UTF-16's NUL bytes) are text, invalid input\n\
+                            unless -f is auto or their form\n\
   -q, --quiet, -s, --silent\n\
                           print no warnings (-s and --silent as in iconv)\n\
       --verbose           name each FILE on standard error, as 'FILE:',\n\

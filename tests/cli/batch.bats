@@ -39,7 +39,7 @@ no_temp_files() {
   printf 'caf\351\n' >d/text.txt
   run --separate-stderr "$UTF8CONV" -r -f auto -i d
   assert_equal "$status" 0
-  assert_equal "$stderr" "utf8conv: d/prog: binary file (U+0002 at byte 4), skipped; --binary converts it"
+  assert_equal "$stderr" "utf8conv: d/prog: binary file (ELF, U+0002 at byte 4), skipped; --binary converts it"
   cmp d/prog prog.orig
   assert_hex d/text.txt '63 61 66 c3 a9 0a'
 }
@@ -80,16 +80,19 @@ no_temp_files() {
   [ "$(stat -c %s out)" -gt 3000 ]
 }
 
-@test "2: a control character is looked for in the decoded text: UTF-16LE text is not binary" {
+@test "2: UTF-16LE text is not binary: -f UTF-16LE converts it, the default -f calls it invalid input, -f auto converts it" {
   printf 'h\000i\000\n\000' >u16
   run --separate-stderr "$UTF8CONV" -f UTF-16LE -i u16
   assert_equal "$status" 0
   assert_equal "$stderr" ""
   assert_hex u16 '68 69 0a'
-  # The same file read as UTF-8 holds U+0000 at byte 1.
+  # Read as UTF-8 it would hold U+0000 at byte 1; its NUL pattern says
+  # that it is UTF-16LE, which -f UTF-8 does not read: exit 1, unchanged.
   printf 'h\000i\000\n\000' >u16
   run --separate-stderr "$UTF8CONV" -i u16
-  assert_equal "$stderr" "utf8conv: u16: binary file (U+0000 at byte 1), skipped; --binary converts it"
+  assert_equal "$status" 1
+  assert_equal "$stderr" "utf8conv: u16: looks like UTF-16LE (no BOM); use -f auto or -f UTF-16"
+  assert_hex u16 '68 00 69 00 0a 00'
   # -f auto decides first: BOM-less UTF-16 is text.
   printf '\000h\000i\000\n' >be
   run --separate-stderr "$UTF8CONV" -f auto -i be
@@ -108,12 +111,13 @@ no_temp_files() {
   assert_hex bell '61 62 63 01 e9'
 }
 
-@test "2: only the first 32 KiB are looked at" {
+@test "2: the whole file is looked at, not its first 32 KiB; the warning names the right offset" {
   { head -c 32768 /dev/zero | tr '\0' a; printf '\000\351'; } >late
+  cp late late.orig
   run --separate-stderr "$UTF8CONV" -f CP1252 -i late
   assert_equal "$status" 0
-  assert_equal "$stderr" ""
-  [ "$(stat -c %s late)" -eq 32771 ]
+  assert_equal "$stderr" "utf8conv: late: binary file (U+0000 at byte 32768), skipped; --binary converts it"
+  cmp late late.orig
 }
 
 # --- unchanged files ----------------------------------------------------
