@@ -326,8 +326,16 @@ score_all (uint8_t const *win, size_t n, bool last,
            uint64_t const released[2], uint64_t *cost)
 {
   ucs4_t *seg = xnmalloc (n + 1, sizeof *seg);
+  ucs4_t *raw = xnmalloc (n + 1, sizeof *raw);
   ucs4_t *text = xnmalloc (n + PIVOT_MIN_ROOM, sizeof *text);
   size_t k = segment (win, n, last, seg), i;
+
+  /* A single-byte code page may read the window as legacy text, every
+     byte of it, or as mixed UTF-8: it is scored by its better reading,
+     so that a legacy file's pairs that happen to be well-formed UTF-8
+     count as its own characters.  */
+  for (i = 0; i < n; i++)
+    raw[i] = win[i] < 0x80 ? win[i] : RAW (win[i]);
 
   for (i = 0; i < CANDIDATES; i++)
     {
@@ -341,8 +349,13 @@ score_all (uint8_t const *win, size_t n, bool last,
         {
           if (!legacy_single_byte (codec, table))
             continue;
+          uint64_t legacy;
           apply_table (seg, k, table, text);
           cost[i] = candidate_cost (c, text, k);
+          apply_table (raw, n, table, text);
+          legacy = candidate_cost (c, text, n);
+          if (legacy < cost[i])
+            cost[i] = legacy;
         }
       else if (reads_ascii (codec, released))
         {
@@ -354,7 +367,82 @@ score_all (uint8_t const *win, size_t n, bool last,
         }
     }
   free (seg);
+  free (raw);
   free (text);
+}
+
+/* The languages to score a reading in the code page X with: those of
+   its candidate, or all languages when X is no candidate (--fallback);
+   into LANGS (room for L_COUNT).  Returns how many.  */
+static size_t
+languages_of (struct codec const *x, int *langs)
+{
+  size_t i, k = 0;
+  int l;
+  for (i = 0; i < CANDIDATES; i++)
+    if (candidate_codec (&candidates[i]) == x)
+      {
+        for (l = 0; l < MAX_LANGS && candidates[i].langs[l] != L_NONE; l++)
+          langs[k++] = candidates[i].langs[l];
+        return k;
+      }
+  for (l = 0; l < MODEL_LANGS; l++)
+    langs[k++] = l;
+  return k;
+}
+
+bool
+legacy_reads_mixed (uint8_t const *win, size_t n, bool last,
+                    struct codec const *x, uint32_t const table[128])
+{
+  ucs4_t *mixed = xnmalloc (n + 1, sizeof *mixed);
+  ucs4_t *legacy = xnmalloc (n + 1, sizeof *legacy);
+  size_t i = 0, km = 0, kl = 0, nl, l;
+  int langs[MODEL_LANGS];
+  uint64_t best = UINT64_MAX;
+  bool multi = false, verdict = false;
+
+  /* Both readings of the same bytes: up to a character cut by the end
+     of the window.  */
+  while (i < n)
+    {
+      ucs4_t c;
+      enum err_kind kind;
+      int r = utf8_sequence (&utf8_form, win + i, n - i, last, &c, &kind), j;
+      if (r == UTF8_TOOFEW)
+        break;
+      if (r > 0)
+        {
+          mixed[km++] = c;
+          multi |= r > 1;
+        }
+      for (j = 0; j < (r > 0 ? r : -r); j++, i++)
+        {
+          ucs4_t b = win[i] < 0x80 ? win[i] : table[win[i] - 0x80];
+          legacy[kl++] = b;
+          if (r < 0)
+            mixed[km++] = b;
+        }
+    }
+  /* Without a well-formed multi-byte sequence, both read alike.  */
+  if (multi)
+    {
+      nl = languages_of (x, langs);
+      for (l = 0; l < nl; l++)
+        {
+          uint64_t cm = text_cost (mixed, km, langs[l]);
+          uint64_t cl = text_cost (legacy, kl, langs[l]);
+          uint64_t low = cm < cl ? cm : cl;
+          if (low < best)
+            {
+              best = low;
+              verdict = cm < cl;
+            }
+        }
+    }
+  free (mixed);
+  free (legacy);
+  return verdict;
 }
 
 void

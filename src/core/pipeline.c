@@ -599,6 +599,14 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
       /* -f auto names the form it detected; until it has detected one,
          the wrapper's own name.  */
       e.encoding = (f->reads ? f->reads : r->cfg.from)->name;
+      /* A byte undefined in the code page that reads the ill-formed
+         bytes of a mixed file is invalid in that code page.  */
+      if (err->kind == ERR_UNDEFINED)
+        {
+          struct detection det;
+          if (decoder_detected (&f->dec, &det) && det.legacy)
+            e.encoding = det.legacy->name;
+        }
       e.stopped = v.stop;
       record_error (r, f, &e);
     }

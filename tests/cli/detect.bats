@@ -13,7 +13,7 @@ SAMPLES="$UTF8CONV_SRCDIR/tests/detect/samples"
 detects() {
   "$UTF8CONV" -t "$2" "$SAMPLES/$1.txt" >"$1.$2"
   run -0 "$UTF8CONV" --detect "$1.$2"
-  [[ $output =~ ^"$1.$2: $2 (confidence "(0|1)\.[0-9][0-9]")"$ ]] \
+  [[ $output =~ ^"$1.$2: $2 (confidence "(0|1)\.[0-9][0-9]", legacy)"$ ]] \
     || fail "$1 in $2: $output"
 }
 
@@ -45,7 +45,7 @@ reads_back() {
   "$UTF8CONV" -f "$3" "$1.$2" | cmp - "$SAMPLES/$1.txt" \
     || fail "$1 reads otherwise in $2 and $3: the test needs another sample"
   run -0 "$UTF8CONV" --detect "$1.$2"
-  [[ $output =~ ^"$1.$2: "("$2"|"$3")" (confidence "(0|1)\.[0-9][0-9]")"$ ]] \
+  [[ $output =~ ^"$1.$2: "("$2"|"$3")" (confidence "(0|1)\.[0-9][0-9]", legacy)"$ ]] \
     || fail "$1 in $2: $output"
   converts_back "$1" "$2"
 }
@@ -97,11 +97,11 @@ reads_back() {
 @test "detect: Cyrillic code pages" {
   round_trips ru CP1251
   round_trips ru KOI8-R
-  # Some pairs of their bytes are well-formed UTF-8, which -f auto
-  # reads as UTF-8 (SPEC §13): detected, but not every byte comes back.
-  detects ru ISO-8859-5
-  detects uk KOI8-U
-  # ru-1 holds no such pair.
+  # Some pairs of their bytes are well-formed UTF-8; a legacy file is
+  # read by its code page, every byte of it (SPEC §5), so they come
+  # back too.
+  round_trips ru ISO-8859-5
+  round_trips uk KOI8-U
   round_trips ru-1 ISO-8859-5
 }
 
@@ -112,7 +112,7 @@ reads_back() {
   sed -n '19,22p' "$SAMPLES/uk-3.txt" >uk.txt
   "$UTF8CONV" -t KOI8-U uk.txt >uk.KOI8-U
   run -0 "$UTF8CONV" --detect uk.KOI8-U
-  [[ $output =~ ^"uk.KOI8-U: KOI8-U (confidence "0\.[0-9][0-9]")"$ ]] \
+  [[ $output =~ ^"uk.KOI8-U: KOI8-U (confidence "0\.[0-9][0-9]", legacy)"$ ]] \
     || fail "$output"
   run -0 "$UTF8CONV" -f auto uk.KOI8-U
   assert_output "$(cat uk.txt)"
@@ -124,11 +124,11 @@ reads_back() {
   round_trips el CP1253
   round_trips tr CP1254
   round_trips he CP1255
-  detects ar CP1256
+  # ar.txt holds a CP1256 pair that is well-formed UTF-8: read as CP1256.
+  round_trips ar CP1256
   round_trips lt CP1257
   round_trips lv-1 CP1257
   round_trips et-1 CP1257
-  # ar.txt holds a CP1256 pair that is well-formed UTF-8; ar-1 holds none.
   round_trips ar-1 CP1256
 }
 
@@ -140,7 +140,7 @@ reads_back() {
   # answer was ISO-8859-7.
   "$UTF8CONV" -t CP1253 "$SAMPLES/el-4.txt" >el-4.CP1253
   run -0 "$UTF8CONV" --detect el-4.CP1253
-  assert_output "el-4.CP1253: CP1253 (confidence 0.64)"
+  assert_output "el-4.CP1253: CP1253 (confidence 0.64, legacy)"
   converts_back el-4 CP1253
   round_trips el-4 ISO-8859-7
   # The other Greek samples hold no byte on which the two differ.
@@ -159,7 +159,7 @@ reads_back() {
 @test "detect: weak evidence stays CP1252" {
   printf 'caf\xe9 cr\xe8me\n' >in
   run -0 "$UTF8CONV" --detect in
-  assert_output "in: CP1252 (confidence 0.45)"
+  assert_output "in: CP1252 (confidence 0.45, legacy)"
   run -0 "$UTF8CONV" -f auto in
   assert_output "café crème"
 }
@@ -170,17 +170,17 @@ reads_back() {
   printf '\xff\xfea\x00\n\x00' >u16
   printf 'a\x00b\x00c\x00d\x00' >nul
   run -0 "$UTF8CONV" --detect u8 ascii u16 nul
-  assert_output "u8: UTF-8 (confidence 1.00)
-ascii: UTF-8 (confidence 1.00)
-u16: UTF-16LE (confidence 1.00)
-nul: UTF-16LE (confidence 1.00)"
+  assert_output "u8: UTF-8 (confidence 0.99, UTF-8)
+ascii: ASCII (confidence 1.00, ASCII)
+u16: UTF-16LE (confidence 1.00, BOM)
+nul: UTF-16LE (confidence 0.99, NUL pattern)"
 }
 
 @test "detect: --detect converts nothing, and an unreadable file is exit 2" {
   "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
   run -2 --separate-stderr "$UTF8CONV" --detect ru missing ru
-  assert_output "ru: CP1251 (confidence 0.99)
-ru: CP1251 (confidence 0.99)"
+  assert_output "ru: CP1251 (confidence 0.99, legacy)
+ru: CP1251 (confidence 0.99, legacy)"
   assert_equal "$stderr" "utf8conv: missing: No such file or directory"
 }
 
@@ -200,7 +200,7 @@ ru: CP1251 (confidence 0.99)"
   run -0 "$UTF8CONV" -f auto in
   assert_output "Русский é"
   run -0 "$UTF8CONV" -f auto --fallback=KOI8-R --detect in
-  assert_output "in: KOI8-R (confidence 1.00)"
+  assert_output "in: UTF-8 + KOI8-R (confidence 1.00, mixed)"
 }
 
 @test "detect: --fallback needs a single-byte encoding and -f auto" {
@@ -217,9 +217,9 @@ ru: CP1251 (confidence 0.99)"
   "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
   "$UTF8CONV" -t SHIFT_JIS "$SAMPLES/ja.txt" >ja
   run -0 --separate-stderr "$UTF8CONV" -f auto --report -o /dev/null ru ja
-  [[ ${stderr_lines[0]} == *", detected UTF-8 (no BOM), 321 CP1251 fallbacks (321 B) (model, confidence 0.99)" ]] \
+  [[ ${stderr_lines[0]} == *", detected CP1251 (legacy, model, confidence 0.99)" ]] \
     || fail "${stderr_lines[0]}"
-  [[ ${stderr_lines[1]} == *", detected SHIFT_JIS (model, confidence 0.99)" ]] \
+  [[ ${stderr_lines[1]} == *", detected SHIFT_JIS (legacy, model, confidence 0.99)" ]] \
     || fail "${stderr_lines[1]}"
 }
 
@@ -228,7 +228,7 @@ ru: CP1251 (confidence 0.99)"
   printf '\xd0\xb0%.0s' $(seq 16) >in
   printf ' caf\xe9\n' >>in
   run -0 "$UTF8CONV" --detect in
-  assert_output "in: CP1252 (confidence 1.00)"
+  assert_output "in: UTF-8 + CP1252 (confidence 0.99, mixed)"
   run -0 "$UTF8CONV" -f auto in
   assert_output "аааааааааааааааа café"
 }
@@ -267,17 +267,17 @@ ru: CP1251 (confidence 0.99)"
 $(cat "$SAMPLES/ru.txt")"
 }
 
-@test "detect: a mixed archive in place, --report names each file's code page; the total says legacy when they differ" {
+@test "detect: a legacy archive in place, --report names each file's code page and kind" {
   mkdir archive
   head -n 3 "$SAMPLES/ru.txt" | "$UTF8CONV" -t CP1251 >archive/notes-ru.txt
   head -n 3 "$SAMPLES/pl.txt" | "$UTF8CONV" -t CP1250 >archive/lista-pl.txt
   head -n 3 "$SAMPLES/de.txt" >archive/readme.txt
   run -0 --separate-stderr "$UTF8CONV" -r -f auto -i.bak --report archive
   assert_equal "$stderr" "\
-utf8conv: report: archive/lista-pl.txt: converted, in 180 B, out 191 B, 180 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 9 CP1250 fallbacks (9 B) (model, confidence 0.88)
-utf8conv: report: archive/notes-ru.txt: converted, in 79 B, out 137 B, 79 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 58 CP1251 fallbacks (58 B) (model, confidence 0.96)
-utf8conv: report: archive/readme.txt: unchanged, in 184 B, 180 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)
-utf8conv: report: total: 3 files (2 converted, 1 unchanged), in 443 B, out 328 B, 439 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 9 CR 0, detected UTF-8 3, 67 legacy fallbacks (67 B)"
+utf8conv: report: archive/lista-pl.txt: converted, in 180 B, out 191 B, 180 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected CP1250 (legacy, model, confidence 0.88)
+utf8conv: report: archive/notes-ru.txt: converted, in 79 B, out 137 B, 79 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected CP1251 (legacy, model, confidence 0.96)
+utf8conv: report: archive/readme.txt: unchanged, in 184 B, 180 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (UTF-8, confidence 0.99), 0 CP1252 fallbacks (0 B)
+utf8conv: report: total: 3 files (2 converted, 1 unchanged), in 443 B, out 328 B, 439 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 9 CR 0, detected CP1250 1, CP1251 1, UTF-8 1, 0 CP1252 fallbacks (0 B)"
   head -n 3 "$SAMPLES/ru.txt" | cmp - archive/notes-ru.txt
   head -n 3 "$SAMPLES/pl.txt" | cmp - archive/lista-pl.txt
 }
