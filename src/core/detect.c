@@ -62,6 +62,7 @@
 #include "codecs/codecs.h"
 #include "detect_score.h"
 #include "nulpattern.h"
+#include "simd/kernels.h"
 #include "unicode/utf8.h"
 
 enum
@@ -492,21 +493,39 @@ ascii_run (struct auto_state *s, uint8_t const *in, size_t n)
   return i;
 }
 
-/* Decode LOOK[LOOK_POS..UPTO), which ends TOOK bytes into IN: what
-   comes out gets offsets relative to IN.  */
+/* Decode LOOK[LOOK_POS..UPTO); the look-ahead ends TOOK bytes into IN:
+   what comes out gets offsets relative to IN.  */
 static enum decode_status
 replay (struct decoder *d, struct auto_state *s, size_t upto, size_t took,
         bool last, struct pivot *p)
 {
-  size_t before = p->len, len = upto - s->look_pos, k;
-  int64_t shift = (int64_t) s->look_pos - (int64_t) upto + (int64_t) took;
-  enum decode_status st
-    = decode_inner (d, s, s->look + s->look_pos, &len, last, p);
+  bool skip = s->skip, head = false;
+  size_t before = p->len, len, k;
+  int64_t shift = ((int64_t) s->look_pos - (int64_t) s->look_len
+                   + (int64_t) took);
+  enum decode_status st;
+
+  /* Under --if-unsure=skip the ASCII before the first byte above 0x7F
+     is written all the same, whenever the decision came: it is no part
+     of it, and every reading agrees on it.  */
+  if (skip && s->first_high != NO_HIGH && s->look_pos < s->first_high
+      && s->first_high < upto)
+    {
+      upto = s->first_high;
+      s->skip = false;
+      head = true;
+    }
+  len = upto - s->look_pos;
+  st = decode_inner (d, s, s->look + s->look_pos, &len, last && !head, p);
+  s->skip = skip;
   for (k = before; k < p->len; k++)
     p->off[k] += shift;
   if (st == DECODE_MALFORMED)
     d->error.rel_offset += shift;
   s->look_pos += (unsigned int) len;
+  /* The rest of the look-ahead is not decoded.  */
+  if (head && s->look_pos == upto && st == DECODE_INPUT_EMPTY)
+    s->look_pos = s->look_len;
   if (s->look_pos == s->look_len && !s->pending)
     s->look_pos = s->look_len = 0;
   return st;
@@ -678,6 +697,24 @@ auto_detected (struct decoder const *d, struct detection *det)
   return true;
 }
 
+/* Before the file's first byte above 0x7F, with nothing held: the ASCII
+   at the start of IN[0..N) is the caller's to convert (the pipeline's
+   fast path), as every reading agrees on it.  Of those bytes, only the
+   ones that a multi-byte candidate reads otherwise are kept in mind.  */
+static size_t
+auto_ascii_ahead (struct decoder *d, uint8_t const *in, size_t n)
+{
+  struct auto_state *s = d->impl;
+  size_t a;
+
+  if (s->how == DETECT_UNDECIDED || !s->pending || s->first_high != NO_HIGH
+      || s->look_len > 0 || s->skip)
+    return 0;
+  a = kernels->ascii_len (in, n);
+  legacy_release (in, a, s->released);
+  return a;
+}
+
 char const *
 detect_kind_text (enum detect_kind kind)
 {
@@ -741,7 +778,8 @@ static char const *const auto_aliases[] = { NULL };
 static struct auto_codec const auto_codec = {
   { { "auto", auto_aliases, auto_decode, NULL, NULL,
       CODEC_STATEFUL | CODEC_WRAPPER, ENDIAN_UNKNOWN, NULL },
-    auto_open, auto_close, NULL, NULL, auto_holds_input, auto_detected },
+    auto_open, auto_close, NULL, NULL, auto_holds_input, auto_detected,
+    auto_ascii_ahead },
   NULL, 0
 };
 

@@ -320,6 +320,65 @@ reads_ascii (struct codec const *c, uint64_t const released[2])
   return true;
 }
 
+/* The ASCII bytes that a multi-byte candidate reads as something else,
+   found once a process (bit B of TRAPS[B / 64]).  */
+static void
+ascii_traps (uint64_t traps[2])
+{
+  static uint64_t known[2];
+  static bool done;
+  size_t i;
+  unsigned int b;
+
+  if (!done)
+    {
+      uint8_t all[128];
+      ucs4_t cp[128 + PIVOT_MIN_ROOM];
+      for (b = 0; b < 128; b++)
+        all[b] = (uint8_t) b;
+      for (i = 0; i < CANDIDATES; i++)
+        {
+          struct codec const *c = candidate_codec (&candidates[i]);
+          if (!candidates[i].multi_byte || !c)
+            continue;
+          /* All 128 bytes in one decoder; byte by byte when they do not
+             come out as 128 values.  */
+          if (decode_all (c, all, 128, true, cp) == 128)
+            {
+              for (b = 0; b < 128; b++)
+                if (cp[b] != b)
+                  known[b / 64] |= UINT64_C (1) << (b % 64);
+            }
+          else
+            for (b = 0; b < 128; b++)
+              {
+                uint64_t one[2] = { 0, 0 };
+                one[b / 64] = UINT64_C (1) << (b % 64);
+                if (!reads_ascii (c, one))
+                  known[b / 64] |= one[b / 64];
+              }
+        }
+      done = true;
+    }
+  traps[0] = known[0];
+  traps[1] = known[1];
+}
+
+void
+legacy_release (uint8_t const *in, size_t n, uint64_t released[2])
+{
+  uint64_t traps[2];
+  unsigned int b;
+
+  if (n == 0)
+    return;
+  ascii_traps (traps);
+  for (b = 0; b < 128; b++)
+    if ((traps[b / 64] >> (b % 64) & 1)
+        && !(released[b / 64] >> (b % 64) & 1) && memchr (in, (int) b, n))
+      released[b / 64] |= UINT64_C (1) << (b % 64);
+}
+
 /* The cost of each candidate (UINT64_MAX when left out) into COST.  */
 static void
 score_all (uint8_t const *win, size_t n, bool last,

@@ -32,6 +32,12 @@ struct legacy_verdict
 void legacy_detect (uint8_t const *win, size_t n, bool last,
                     uint64_t const released[2], struct legacy_verdict *);
 
+/* Add to RELEASED (bit B of RELEASED[B / 64]) the bytes of the ASCII
+   text IN[0..N) that a multi-byte candidate reads as something else
+   (glibc's SHIFT_JIS reads 5C as U+00A5): the only ones legacy_detect
+   looks at.  */
+void legacy_release (uint8_t const *in, size_t n, uint64_t released[2]);
+
 /* Whether the window WIN[0..N) (from the file's first byte above 0x7F;
    LAST when the file ends with it), which holds an ill-formed UTF-8
    sequence, is mixed UTF-8 + X rather than legacy X, for the

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "codecs/codecs.h"
 #include "fast.h"
 #include "history.h"
 #include "mojibake.h"
@@ -643,6 +644,7 @@ static void
 choose_fast (struct run *r, struct file *f, struct codec const *reads)
 {
   f->reads = reads;
+  f->fast_reads = reads;
   f->fast = fast_select (reads, r->cfg.to);
   f->eol_fast = EOL_FAST_NONE;
   /* Mojibake repair sees every character that is not ASCII.  */
@@ -677,6 +679,17 @@ fast_may_run (struct run const *r, struct file const *f)
 {
   return (!f->at_start && !decoder_holds_input (&f->dec)
           && r->bom != BOMS_WANTED && r->enc.pending == 0
+          && !(r->moji && mojibake_holds (r->moji))
+          && !(f->eol.held_cr && f->eol_fast == EOL_FAST_INPUT
+               && f->eol.mode != EOL_KEEP));
+}
+
+/* Whether the fast path may take ASCII that an undecided wrapper lets
+   through: as fast_may_run, but the wrapper holds its decision back.  */
+static bool
+ascii_may_run (struct run const *r, struct file const *f)
+{
+  return (!f->at_start && r->bom != BOMS_WANTED && r->enc.pending == 0
           && !(r->moji && mojibake_holds (r->moji))
           && !(f->eol.held_cr && f->eol_fast == EOL_FAST_INPUT
                && f->eol.mode != EOL_KEEP));
@@ -717,7 +730,7 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
   /* The fast path bypasses the decoder, which counts the characters
      otherwise.  */
   if (r->cfg.report)
-    f->stats.chars += codec_count_chars (f->reads, in + pos, used);
+    f->stats.chars += codec_count_chars (f->fast_reads, in + pos, used);
   f->at_break = convert && f->eol_fast == EOL_FAST_INPUT
     && pos + used == end && end < n;
   if (f->eol_fast == EOL_FAST_OUTPUT && convert)
@@ -793,6 +806,18 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       bool part_last = last;
       enum decode_status st;
 
+      /* -f auto, before it has decided, lets its fast path take the
+         ASCII before the file's first byte above 0x7F.  */
+      if (!f->reads && f->fast && pos < n && ascii_may_run (r, f))
+        {
+          size_t a = decoder_ascii_ahead (&f->dec, in + pos, n - pos);
+          struct codec_error err;
+          size_t before = pos;
+          if (a > 0)
+            pos = convert_fast (r, f, in, pos, pos + a, &err);
+          if (pos > before)
+            continue;
+        }
       /* A fast path takes what it can once the file has started.  */
       if (f->fast && pos < n && fast_may_run (r, f))
         {
@@ -922,6 +947,13 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
     mojibake_reset (r->moji);
   if (!(r->cfg.from->flags & CODEC_WRAPPER))
     choose_fast (r, f, r->cfg.from);
+  else
+    {
+      /* Until -f auto has decided, UTF-8's fast path takes the ASCII
+         that it lets through (decoder_ascii_ahead).  */
+      choose_fast (r, f, &codec_utf8);
+      f->reads = NULL;
+    }
 
   while (ok && !last && r->write_errno == 0)
     {

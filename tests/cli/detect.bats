@@ -281,3 +281,120 @@ utf8conv: report: total: 3 files (2 converted, 1 unchanged), in 443 B, out 328 B
   head -n 3 "$SAMPLES/ru.txt" | cmp - archive/notes-ru.txt
   head -n 3 "$SAMPLES/pl.txt" | cmp - archive/lista-pl.txt
 }
+
+# legacy_exact FILE TEXT: -f auto converts FILE to exactly TEXT and a
+# newline, at block sizes 1, 2, 3, 7, 4096 and the default.
+legacy_exact() {
+  local b
+  printf '%s\n' "$2" >want
+  for b in 1 2 3 7 4096 default; do
+    local size=()
+    [ "$b" = default ] || size=(--block-size="$b")
+    run -0 "$UTF8CONV" -f auto "${size[@]}" -o "out.$b" "$1"
+    cmp "out.$b" want || fail "$1, block size $b"
+  done
+}
+
+@test "detect: legacy text whose byte pairs are well-formed UTF-8 is read by its code page, every byte" {
+  # KOI8-R счётчик, её: DE A3 and C5 A3 are well-formed UTF-8 (U+07A3).
+  printf '\xf3\xde\xa3\xd4\xde\xc9\xcb\x3a\x20\xc5\xa3\x20\xc6\xc1\xca\xcc\x20\xce\xc5\x20\xce\xc1\xca\xc4\xc5\xce\x2e\x0a' >koi8r
+  run -0 "$UTF8CONV" --detect koi8r
+  assert_output --regexp '^koi8r: KOI8-R \(confidence 0\.[0-9][0-9], legacy\)$'
+  legacy_exact koi8r "Счётчик: её файл не найден."
+  # CP1251 «ФАЙЛ»: CB BB (Л») is U+02FB.
+  printf '\xd4\xe0\xe9\xeb\x20\xab\xd4\xc0\xc9\xcb\xbb\x20\xed\xe5\x20\xed\xe0\xe9\xe4\xe5\xed\x2e\x0a' >cp1251
+  legacy_exact cp1251 "Файл «ФАЙЛ» не найден."
+  # KOI8-U ні: CE A6 is U+03A6.
+  printf '\xe6\xc1\xca\xcc\x20\xce\xc5\x20\xda\xce\xc1\xca\xc4\xc5\xce\xcf\x2c\x20\xce\xa6\x20\xcb\xc1\xd4\xc1\xcc\xcf\xc7\xd5\x2c\x20\xce\xa6\x20\xd0\xcf\xd3\xc9\xcc\xc1\xce\xce\xd1\x2e\x0a' >koi8u
+  run -0 "$UTF8CONV" --detect koi8u
+  assert_output --regexp '^koi8u: KOI8-U \(confidence 0\.[0-9][0-9], legacy\)$'
+  legacy_exact koi8u "Файл не знайдено, ні каталогу, ні посилання."
+  # MacRoman l’été: D5 8E is U+054E.
+  printf '\x43\xd5\x65\x73\x74\x20\x6c\xd5\x8e\x74\x8e\x20\x88\x20\x6c\x61\x20\x70\x6c\x61\x67\x65\x2c\x20\x74\x72\x8f\x73\x20\x63\x68\x61\x75\x64\x2e\x0a' >mac
+  legacy_exact mac "C’est l’été à la plage, très chaud."
+  # CP1252 Spaß“: DF 93 is U+07D3.
+  printf '\x42\x69\x74\x74\x65\x20\x53\x70\x61\xdf\x93\x20\x75\x6e\x64\x20\x84\x47\x72\xfc\xdf\x65\x93\x20\x66\xfc\x72\x20\x61\x6c\x6c\x65\x2e\x0a' >cp1252
+  legacy_exact cp1252 "Bitte Spaß“ und „Grüße“ für alle."
+}
+
+@test "detect: UTF-8 and CP1252 mixed in one file are read as mixed, exactly" {
+  printf 'caf\303\251 et caf\351, cr\303\250me et cr\350me\n' >western
+  run -0 "$UTF8CONV" --detect western
+  assert_output --regexp '^western: UTF-8 \+ CP1252 \(confidence 0\.[0-9][0-9], mixed\)$'
+  legacy_exact western "café et café, crème et crème"
+  # Cyrillic: Привет in UTF-8, then in CP1251.
+  printf '\320\237\321\200\320\270\320\262\320\265\321\202 \317\360\350\342\345\362\n' >cyrillic
+  run -0 "$UTF8CONV" --detect cyrillic
+  assert_output --regexp '^cyrillic: UTF-8 \+ CP1251 \(confidence 0\.[0-9][0-9], mixed\)$'
+  legacy_exact cyrillic "Привет Привет"
+}
+
+@test "detect: a byte the code page leaves undefined is named so" {
+  # 81, which CP1253 leaves undefined, in a mixed file and in Greek
+  # CP1253 text (AA).
+  printf 'caf\303\251 \201\n' >mixed
+  run -1 --separate-stderr "$UTF8CONV" -f auto --fallback=CP1253 mixed
+  assert_equal "$stderr" "utf8conv: mixed:1: byte 6: invalid CP1253: 81 (undefined in CP1253)"
+  printf '\xd4\xef \xe1\xf1\xf7\xe5\xdf\xef \xaa\n' >legacy
+  run -1 --separate-stderr "$UTF8CONV" -f auto --fallback=CP1253 legacy
+  assert_equal "$stderr" "utf8conv: legacy:1: byte 10: invalid CP1253: AA (undefined in CP1253)"
+  run -0 --separate-stderr "$UTF8CONV" -f auto --fallback=CP1253 --report -e replace -q -o /dev/null legacy
+  [[ $stderr == *"1 error (decoding: 1 undefined byte), 1 replaced"* ]] || fail "$stderr"
+}
+
+# ascii_head N: N bytes of ASCII, then the Russian sample in CP1251.
+ascii_head() {
+  head -c "$1" /dev/zero | tr '\0' 'a' >head
+  "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
+  cat head ru >in
+  cat head "$SAMPLES/ru.txt" >want
+}
+
+@test "detect: a long ASCII head does not use the window up, on a file and on a pipe, at every block size" {
+  local n b
+  for n in 65536 204800; do
+    ascii_head "$n"
+    run -0 "$UTF8CONV" --detect in
+    assert_output "in: CP1251 (confidence 0.99, legacy)"
+    for b in 1 2 3 7 4096 default; do
+      local size=()
+      [ "$b" = default ] || size=(--block-size="$b")
+      "$UTF8CONV" -f auto "${size[@]}" in | cmp - want || fail "$n, file, block size $b"
+      cat in | "$UTF8CONV" -f auto "${size[@]}" | cmp - want \
+        || fail "$n, pipe, block size $b"
+    done
+  done
+}
+
+@test "detect: ASCII is reported as ASCII, with confidence 1.00" {
+  printf 'plain text\n' >ascii
+  run -0 "$UTF8CONV" --detect ascii
+  assert_output "ascii: ASCII (confidence 1.00, ASCII)"
+  run -0 --separate-stderr "$UTF8CONV" -f auto --report -o /dev/null ascii
+  [[ ${stderr_lines[0]} == *", detected ASCII (ASCII, confidence 1.00), 0 CP1252 fallbacks (0 B)" ]] \
+    || fail "${stderr_lines[0]}"
+}
+
+@test "detect: --if-unsure=skip leaves an unsure file untouched, with a warning, exit 0" {
+  printf 'caf\xe9 cr\xe8me\n' >weak
+  cp weak weak.orig
+  "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >sure
+  cp sure sure.orig
+  run -0 --separate-stderr "$UTF8CONV" -f auto --if-unsure=skip -i --report weak sure
+  assert_equal "${stderr_lines[0]}" "utf8conv: weak: warning: unsure: CP1252 0.45, below 0.90; skipped"
+  [[ ${stderr_lines[1]} == "utf8conv: report: weak: skipped (unsure: CP1252 0.45)"* ]] \
+    || fail "${stderr_lines[1]}"
+  [[ ${stderr_lines[3]} == *"(1 converted, 1 skipped)"* ]] || fail "${stderr_lines[3]}"
+  cmp weak weak.orig
+  cmp sure "$SAMPLES/ru.txt"
+  # convert (the default) converts it.
+  run -0 "$UTF8CONV" -f auto --if-unsure=convert weak
+  assert_output "café crème"
+  # In a stream, nothing of it after its ASCII head.
+  run -0 --separate-stderr "$UTF8CONV" -f auto --if-unsure=skip weak
+  assert_output "caf"
+  assert_equal "$stderr" "utf8conv: weak: warning: unsure: CP1252 0.45, below 0.90; skipped after its ASCII head"
+  run -2 --separate-stderr "$UTF8CONV" --if-unsure=skip weak
+  assert_equal "${stderr_lines[0]}" "utf8conv: --if-unsure works with -f auto only"
+  run -2 "$UTF8CONV" -f auto --if-unsure=maybe weak
+}
