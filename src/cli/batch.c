@@ -486,6 +486,23 @@ commit_queue (struct batch *b)
   flush_records (b);
 }
 
+/* --if-unsure=skip under -i: when -f auto was unsure of the file NAME,
+   with the statistics S, it is left as it is (IP is cancelled), and
+   said so.  */
+static bool
+skip_unsure (struct batch *b, char const *name, struct file_stats *s,
+             struct inplace *ip)
+{
+  char why[192];
+  struct file_outcome o = { OUTCOME_SKIPPED, why, s, false, -1 };
+
+  if (!unsure (b, name, s, why, sizeof why))
+    return false;
+  record (b, name, &o, EXIT_SUCCESS, false);
+  inplace_cancel (ip);
+  return true;
+}
+
 /* Convert the entry NAME in place.  */
 static void
 in_place_file (struct batch *b, char const *name)
@@ -499,7 +516,6 @@ in_place_file (struct batch *b, char const *name)
   enum file_result r;
   nlink_t links;
   int status;
-  char unsure_why[192];
 
   if (!ip)
     {
@@ -529,16 +545,8 @@ in_place_file (struct batch *b, char const *name)
   r = pipeline_convert_fd (b->run, inplace_input_fd (ip), name);
   pipeline_file_stats (b->run, &s);
   warn_handled (b, name, &s);
-  if ((r == FILE_OK || r == FILE_DROPPED)
-      && unsure (b, name, &s, unsure_why, sizeof unsure_why))
-    {
-      /* Left as it is (--if-unsure=skip).  */
-      o.outcome = OUTCOME_SKIPPED;
-      o.why = unsure_why;
-      record (b, name, &o, EXIT_SUCCESS, false);
-      inplace_cancel (ip);
-      return;
-    }
+  if ((r == FILE_OK || r == FILE_DROPPED) && skip_unsure (b, name, &s, ip))
+    return;
   /* Under `ignore' the loss was asked for: the file is replaced, and the
      status still says that something was dropped.  */
   status = r == FILE_DROPPED ? EXIT_DATA : EXIT_SUCCESS;

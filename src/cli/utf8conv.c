@@ -433,6 +433,9 @@ parse_eol (char const *arg)
   return (enum eol_mode) parse_mode ("--eol", arg, names);
 }
 
+/* The --if-unsure modes: convert is 0, skip 1.  */
+static char const *const unsure_names[] = { "convert", "skip", NULL };
+
 /* What the command line said, beyond the batch configuration.  */
 struct options
 {
@@ -572,11 +575,8 @@ take_option (int c, struct batch_config *cfg, struct options *o)
       o->detect = true;
       break;
     case IF_UNSURE_OPTION:
-      {
-        static char const *const names[] = { "convert", "skip", NULL };
-        o->if_unsure_skip = parse_mode ("--if-unsure", optarg, names) == 1;
-        o->if_unsure_given = true;
-      }
+      o->if_unsure_skip = parse_mode ("--if-unsure", optarg, unsure_names);
+      o->if_unsure_given = true;
       break;
     case 'r':
       cfg->recursive = true;

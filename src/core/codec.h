@@ -270,11 +270,11 @@ struct stateful_codec
      what it has detected (false while it has not decided).  */
   bool (*holds_input) (struct decoder const *);
   bool (*detected) (struct decoder const *, struct detection *);
-  /* CODEC_WRAPPER only, or NULL: how many of the first bytes of IN[0..N)
-     the caller may convert itself as ASCII, with UTF-8's fast path,
-     instead of passing them to the decoder, which then takes them as
-     read (-f auto before the file's first byte above 0x7F).  */
-  size_t (*ascii_ahead) (struct decoder *, uint8_t const *in, size_t n);
+  /* CODEC_WRAPPER only, or NULL: the caller converted the ASCII text
+     IN[0..N) itself, with UTF-8's fast path, instead of passing it to
+     the decoder, which did not hold input and had not decided (-f auto
+     before the file's first byte above 0x7F).  */
+  void (*ascii_passed) (struct decoder *, uint8_t const *in, size_t n);
 };
 
 /* Whether D holds input bytes it has not decoded yet (a partial
@@ -307,15 +307,14 @@ decoder_detected (struct decoder const *d, struct detection *det)
           && ((struct stateful_codec const *) d->codec)->detected (d, det));
 }
 
-/* How many of the first bytes of IN[0..N) the caller may convert itself
-   as ASCII instead of passing them to D (see ascii_ahead); 0 but for a
-   wrapper that says so.  */
-static inline size_t
-decoder_ascii_ahead (struct decoder *d, uint8_t const *in, size_t n)
+/* The caller converted the ASCII text IN[0..N) itself, while the
+   wrapper D held nothing and had not decided (see ascii_passed).  */
+static inline void
+decoder_ascii_passed (struct decoder *d, uint8_t const *in, size_t n)
 {
   struct stateful_codec const *sc = (struct stateful_codec const *) d->codec;
-  return ((d->codec->flags & CODEC_WRAPPER) && sc->ascii_ahead
-          ? sc->ascii_ahead (d, in, n) : 0);
+  if ((d->codec->flags & CODEC_WRAPPER) && sc->ascii_passed)
+    sc->ascii_passed (d, in, n);
 }
 
 /* Set up a decoder or an encoder for a codec.  Whoever calls these calls

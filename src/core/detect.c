@@ -62,7 +62,6 @@
 #include "codecs/codecs.h"
 #include "detect_score.h"
 #include "nulpattern.h"
-#include "simd/kernels.h"
 #include "unicode/utf8.h"
 
 enum
@@ -666,12 +665,16 @@ auto_close (struct decoder *d)
   free (s);
 }
 
-/* Until the code page is chosen, every byte goes through the decoder
-   (the fast paths must wait).  */
+/* Until the decision is taken, every byte goes through the decoder
+   (the fast paths must wait), but for the ASCII before the file's
+   first byte above 0x7F once nothing is held (auto_ascii_passed).  */
 static bool
 auto_holds_input (struct decoder const *d)
 {
   struct auto_state const *s = d->impl;
+  if (s->pending && s->how != DETECT_UNDECIDED && s->first_high == NO_HIGH
+      && s->look_len == 0 && !s->skip)
+    return false;
   return (s->look_pos < s->look_len || s->pending || s->skip
           || (s->how != DETECT_UNDECIDED && decoder_holds_input (&s->inner)));
 }
@@ -697,22 +700,17 @@ auto_detected (struct decoder const *d, struct detection *det)
   return true;
 }
 
-/* Before the file's first byte above 0x7F, with nothing held: the ASCII
-   at the start of IN[0..N) is the caller's to convert (the pipeline's
-   fast path), as every reading agrees on it.  Of those bytes, only the
-   ones that a multi-byte candidate reads otherwise are kept in mind.  */
-static size_t
-auto_ascii_ahead (struct decoder *d, uint8_t const *in, size_t n)
+/* The pipeline's fast path converted the ASCII text IN[0..N) before
+   the file's first byte above 0x7F (auto_holds_input let it): of those
+   bytes, only the ones that a multi-byte candidate reads otherwise are
+   kept in mind.  */
+static void
+auto_ascii_passed (struct decoder *d, uint8_t const *in, size_t n)
 {
   struct auto_state *s = d->impl;
-  size_t a;
-
-  if (s->how == DETECT_UNDECIDED || !s->pending || s->first_high != NO_HIGH
-      || s->look_len > 0 || s->skip)
-    return 0;
-  a = kernels->ascii_len (in, n);
-  legacy_release (in, a, s->released);
-  return a;
+  /* Once decided, the fast path is the detected form's.  */
+  if (s->pending)
+    legacy_release (in, n, s->released);
 }
 
 char const *
@@ -779,7 +777,7 @@ static struct auto_codec const auto_codec = {
   { { "auto", auto_aliases, auto_decode, NULL, NULL,
       CODEC_STATEFUL | CODEC_WRAPPER, ENDIAN_UNKNOWN, NULL },
     auto_open, auto_close, NULL, NULL, auto_holds_input, auto_detected,
-    auto_ascii_ahead },
+    auto_ascii_passed },
   NULL, 0
 };
 

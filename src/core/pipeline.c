@@ -593,6 +593,7 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
   else
     {
       struct data_error e;
+      struct detection det;
       memset (&e, 0, sizeof e);
       e.err = *err;
       e.offset = at;
@@ -600,14 +601,10 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
       /* -f auto names the form it detected; until it has detected one,
          the wrapper's own name.  */
       e.encoding = (f->reads ? f->reads : r->cfg.from)->name;
-      /* A byte undefined in the code page that reads the ill-formed
-         bytes of a mixed file is invalid in that code page.  */
-      if (err->kind == ERR_UNDEFINED)
-        {
-          struct detection det;
-          if (decoder_detected (&f->dec, &det) && det.legacy)
-            e.encoding = det.legacy->name;
-        }
+      /* The byte of a mixed file is invalid in its code page.  */
+      if (err->kind == ERR_UNDEFINED && decoder_detected (&f->dec, &det)
+          && det.legacy)
+        e.encoding = det.legacy->name;
       e.stopped = v.stop;
       record_error (r, f, &e);
     }
@@ -639,12 +636,14 @@ decide_bom (struct run *r, bool signature)
 }
 
 /* Read the file F with the codec READS, and its fast path, if it has
-   one that the line-ending stage can follow.  */
+   one that the line-ending stage can follow.  Until -f auto has
+   decided, UTF-8's fast path takes the ASCII that the wrapper does not
+   hold (decoder_ascii_passed).  */
 static void
 choose_fast (struct run *r, struct file *f, struct codec const *reads)
 {
-  f->reads = reads;
-  f->fast_reads = reads;
+  f->reads = reads->flags & CODEC_WRAPPER ? NULL : reads;
+  reads = f->fast_reads = f->reads ? reads : &codec_utf8;
   f->fast = fast_select (reads, r->cfg.to);
   f->eol_fast = EOL_FAST_NONE;
   /* Mojibake repair sees every character that is not ASCII.  */
@@ -684,17 +683,6 @@ fast_may_run (struct run const *r, struct file const *f)
                && f->eol.mode != EOL_KEEP));
 }
 
-/* Whether the fast path may take ASCII that an undecided wrapper lets
-   through: as fast_may_run, but the wrapper holds its decision back.  */
-static bool
-ascii_may_run (struct run const *r, struct file const *f)
-{
-  return (!f->at_start && r->bom != BOMS_WANTED && r->enc.pending == 0
-          && !(r->moji && mojibake_holds (r->moji))
-          && !(f->eol.held_cr && f->eol_fast == EOL_FAST_INPUT
-               && f->eol.mode != EOL_KEEP));
-}
-
 /* Let the fast path convert what it can of IN[POS..N).  Returns the new
    position; *ERR describes the ill-formed sequence that starts there,
    when the fast path found one (ERR->len is 0 otherwise).  */
@@ -720,11 +708,13 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
       dst = r->scratch;
       cap = (cap - 2) / 2;
     }
-  /* With --fix-mojibake, the fast path stops before the first byte
-     that is not ASCII, as it stops before a break.  */
-  stop = r->moji ? pos + kernels->ascii_len (in + pos, end - pos) : end;
+  /* With --fix-mojibake, and before -f auto has decided, the fast path
+     stops before the first byte that is not ASCII, as before a break.  */
+  stop = (r->moji || !f->reads ? pos + kernels->ascii_len (in + pos, end - pos)
+          : end);
   used = f->fast (in + pos, stop - pos, dst, cap, &produced, &newlines,
                   err);
+  decoder_ascii_passed (&f->dec, in + pos, used);
   if (r->moji && used > 0)
     mojibake_passed (r->moji, in[pos + used - 1]);
   /* The fast path bypasses the decoder, which counts the characters
@@ -806,18 +796,6 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       bool part_last = last;
       enum decode_status st;
 
-      /* -f auto, before it has decided, lets its fast path take the
-         ASCII before the file's first byte above 0x7F.  */
-      if (!f->reads && f->fast && pos < n && ascii_may_run (r, f))
-        {
-          size_t a = decoder_ascii_ahead (&f->dec, in + pos, n - pos);
-          struct codec_error err;
-          size_t before = pos;
-          if (a > 0)
-            pos = convert_fast (r, f, in, pos, pos + a, &err);
-          if (pos > before)
-            continue;
-        }
       /* A fast path takes what it can once the file has started.  */
       if (f->fast && pos < n && fast_may_run (r, f))
         {
@@ -945,15 +923,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   f->eol.mode = r->cfg.eol;
   if (r->moji)
     mojibake_reset (r->moji);
-  if (!(r->cfg.from->flags & CODEC_WRAPPER))
-    choose_fast (r, f, r->cfg.from);
-  else
-    {
-      /* Until -f auto has decided, UTF-8's fast path takes the ASCII
-         that it lets through (decoder_ascii_ahead).  */
-      choose_fast (r, f, &codec_utf8);
-      f->reads = NULL;
-    }
+  choose_fast (r, f, r->cfg.from);
 
   while (ok && !last && r->write_errno == 0)
     {
