@@ -264,43 +264,128 @@ candidate_cost (struct candidate const *c, ucs4_t const *cp, size_t n)
   return best;
 }
 
-/* The window as -f auto reads it with a single-byte code page: SEG
-   holds each well-formed UTF-8 character's value, and each byte of an
-   ill-formed sequence as RAW (the byte with bit 31 set).  Returns the
-   number of values.  */
-#define RAW(b) (UINT32_C (0x80000000) | (b))
-static size_t
-segment (uint8_t const *win, size_t n, bool last, ucs4_t *seg)
+/* A byte of a window read by a single-byte code page (its values of
+   80..FF in TABLE).  */
+static inline ucs4_t
+byte_value (uint8_t b, uint32_t const table[128])
 {
-  size_t i = 0, k = 0;
+  return b < 0x80 ? b : table[b - 0x80];
+}
+
+/* The runs of well-formed multi-byte UTF-8 sequences in a window, each
+   from AT[2 * K] to AT[2 * K + 1]: the only bytes that -f auto's mixed
+   reading (UTF-8, with the bytes of ill-formed sequences read by a
+   code page) reads otherwise than the legacy one (every byte read by
+   the code page).  */
+struct runs
+{
+  size_t *at;
+  size_t n;
+};
+
+/* Find the runs of WIN[0..N) (LAST: the file ends with it) into R, whose
+   AT has room for N + 2 offsets.  */
+static void
+find_runs (uint8_t const *win, size_t n, bool last, struct runs *r)
+{
+  size_t i = 0;
+  r->n = 0;
   while (i < n)
     {
       ucs4_t c;
       enum err_kind kind;
-      int r = utf8_sequence (&utf8_form, win + i, n - i, last, &c, &kind);
-      if (r == UTF8_TOOFEW)
-        break;
-      if (r > 0)
+      int len;
+      if (win[i] < 0x80)
         {
-          seg[k++] = c;
-          i += (size_t) r;
+          i++;
+          continue;
         }
+      len = utf8_sequence (&utf8_form, win + i, n - i, last, &c, &kind);
+      if (len == UTF8_TOOFEW)
+        break;
+      if (len < 0)
+        {
+          i += (size_t) -len;
+          continue;
+        }
+      if (r->n > 0 && r->at[2 * r->n - 1] == i)
+        r->at[2 * r->n - 1] = i + (size_t) len;
       else
-        for (; r < 0; r++)
-          seg[k++] = RAW (win[i++]);
+        {
+          r->at[2 * r->n] = i;
+          r->at[2 * r->n + 1] = i + (size_t) len;
+          r->n++;
+        }
+      i += (size_t) len;
     }
-  return k;
 }
 
-/* Decode the segmented window SEG[0..K) with TABLE into OUT.  */
-static void
-apply_table (ucs4_t const *seg, size_t k, uint32_t const table[128],
-             ucs4_t *out)
+/* How much more the mixed reading of the window WIN[0..N), with the
+   runs R, costs in the language LANG than its legacy reading with
+   TABLE (negative when less).  Only the pairs in and around each run
+   differ; BUF has room for N + 2 values.  */
+static int64_t
+mixed_delta (uint8_t const *win, size_t n, struct runs const *r,
+             uint32_t const table[128], int lang, ucs4_t *buf)
 {
+  int64_t delta = 0;
+  size_t k;
+
+  for (k = 0; k < r->n; k++)
+    {
+      size_t a = r->at[2 * k], b = r->at[2 * k + 1], i, m = 0;
+      ucs4_t c = 0;
+      enum err_kind kind;
+      uint64_t legacy;
+
+      /* The neighbours read alike; the pair of the space before the
+         first one is counted in both.  */
+      buf[m++] = a > 0 ? byte_value (win[a - 1], table) : 0x20;
+      for (i = a; i < b; i++)
+        buf[m++] = byte_value (win[i], table);
+      if (b < n)
+        buf[m++] = byte_value (win[b], table);
+      legacy = text_cost (buf, m, lang);
+      /* The run holds well-formed sequences only.  */
+      for (m = 1, i = a; i < b; m++)
+        {
+          int len = utf8_sequence (&utf8_form, win + i, b - i, true, &c,
+                                   &kind);
+          buf[m] = c;
+          i += (size_t) len;
+        }
+      if (b < n)
+        buf[m++] = byte_value (win[b], table);
+      delta += (int64_t) text_cost (buf, m, lang) - (int64_t) legacy;
+    }
+  return delta;
+}
+
+/* The cost of the window WIN[0..N) read by the single-byte candidate C
+   with TABLE, in its best language and its better reading, legacy or
+   mixed, so that a legacy file's pairs that happen to be well-formed
+   UTF-8 count as its own characters, and a mixed file's UTF-8 as UTF-8.
+   TEXT and BUF have room for N + 2 values.  */
+static uint64_t
+single_byte_cost (struct candidate const *c, uint8_t const *win, size_t n,
+                  struct runs const *r, uint32_t const table[128],
+                  ucs4_t *text, ucs4_t *buf)
+{
+  uint64_t best = UINT64_MAX;
   size_t i;
-  for (i = 0; i < k; i++)
-    out[i] = (seg[i] & UINT32_C (0x80000000)
-              ? table[(seg[i] & 0xFF) - 0x80] : seg[i]);
+  int k;
+
+  for (i = 0; i < n; i++)
+    text[i] = byte_value (win[i], table);
+  for (k = 0; k < MAX_LANGS && c->langs[k] != L_NONE; k++)
+    {
+      uint64_t legacy = text_cost (text, n, c->langs[k]);
+      int64_t delta = mixed_delta (win, n, r, table, c->langs[k], buf);
+      uint64_t cost = delta < 0 ? legacy - (uint64_t) -delta : legacy;
+      if (cost < best)
+        best = cost;
+    }
+  return best;
 }
 
 /* Whether the multi-byte codec C reads the bytes of RELEASED as
@@ -384,18 +469,13 @@ static void
 score_all (uint8_t const *win, size_t n, bool last,
            uint64_t const released[2], uint64_t *cost)
 {
-  ucs4_t *seg = xnmalloc (n + 1, sizeof *seg);
-  ucs4_t *raw = xnmalloc (n + 1, sizeof *raw);
-  ucs4_t *text = xnmalloc (n + PIVOT_MIN_ROOM, sizeof *text);
-  size_t k = segment (win, n, last, seg), i;
+  ucs4_t *text = xnmalloc (n + PIVOT_MIN_ROOM + 2, sizeof *text);
+  ucs4_t *buf = xnmalloc (n + 2, sizeof *buf);
+  struct runs r;
+  size_t i;
 
-  /* A single-byte code page may read the window as legacy text, every
-     byte of it, or as mixed UTF-8: it is scored by its better reading,
-     so that a legacy file's pairs that happen to be well-formed UTF-8
-     count as its own characters.  */
-  for (i = 0; i < n; i++)
-    raw[i] = win[i] < 0x80 ? win[i] : RAW (win[i]);
-
+  r.at = xnmalloc (n + 2, sizeof *r.at);
+  find_runs (win, n, last, &r);
   for (i = 0; i < CANDIDATES; i++)
     {
       struct candidate const *c = &candidates[i];
@@ -406,15 +486,8 @@ score_all (uint8_t const *win, size_t n, bool last,
         continue;
       if (!c->multi_byte)
         {
-          if (!legacy_single_byte (codec, table))
-            continue;
-          uint64_t legacy;
-          apply_table (seg, k, table, text);
-          cost[i] = candidate_cost (c, text, k);
-          apply_table (raw, n, table, text);
-          legacy = candidate_cost (c, text, n);
-          if (legacy < cost[i])
-            cost[i] = legacy;
+          if (legacy_single_byte (codec, table))
+            cost[i] = single_byte_cost (c, win, n, &r, table, text, buf);
         }
       else if (reads_ascii (codec, released))
         {
@@ -425,8 +498,8 @@ score_all (uint8_t const *win, size_t n, bool last,
             cost[i] = candidate_cost (c, text, (size_t) m);
         }
     }
-  free (seg);
-  free (raw);
+  free (r.at);
+  free (buf);
   free (text);
 }
 
@@ -454,53 +527,33 @@ bool
 legacy_reads_mixed (uint8_t const *win, size_t n, bool last,
                     struct codec const *x, uint32_t const table[128])
 {
-  ucs4_t *mixed = xnmalloc (n + 1, sizeof *mixed);
-  ucs4_t *legacy = xnmalloc (n + 1, sizeof *legacy);
-  size_t i = 0, km = 0, kl = 0, nl, l;
+  ucs4_t *text = xnmalloc (n + 2, sizeof *text);
+  ucs4_t *buf = xnmalloc (n + 2, sizeof *buf);
   int langs[MODEL_LANGS];
+  size_t nl = languages_of (x, langs), l, i;
   uint64_t best = UINT64_MAX;
-  bool multi = false, verdict = false;
+  bool verdict = false;
+  struct runs r;
 
-  /* Both readings of the same bytes: up to a character cut by the end
-     of the window.  */
-  while (i < n)
-    {
-      ucs4_t c;
-      enum err_kind kind;
-      int r = utf8_sequence (&utf8_form, win + i, n - i, last, &c, &kind), j;
-      if (r == UTF8_TOOFEW)
-        break;
-      if (r > 0)
-        {
-          mixed[km++] = c;
-          multi |= r > 1;
-        }
-      for (j = 0; j < (r > 0 ? r : -r); j++, i++)
-        {
-          ucs4_t b = win[i] < 0x80 ? win[i] : table[win[i] - 0x80];
-          legacy[kl++] = b;
-          if (r < 0)
-            mixed[km++] = b;
-        }
-    }
+  r.at = xnmalloc (n + 2, sizeof *r.at);
+  find_runs (win, n, last, &r);
+  for (i = 0; i < n; i++)
+    text[i] = byte_value (win[i], table);
   /* Without a well-formed multi-byte sequence, both read alike.  */
-  if (multi)
+  for (l = 0; r.n > 0 && l < nl; l++)
     {
-      nl = languages_of (x, langs);
-      for (l = 0; l < nl; l++)
+      uint64_t legacy = text_cost (text, n, langs[l]);
+      int64_t delta = mixed_delta (win, n, &r, table, langs[l], buf);
+      uint64_t low = delta < 0 ? legacy - (uint64_t) -delta : legacy;
+      if (low < best)
         {
-          uint64_t cm = text_cost (mixed, km, langs[l]);
-          uint64_t cl = text_cost (legacy, kl, langs[l]);
-          uint64_t low = cm < cl ? cm : cl;
-          if (low < best)
-            {
-              best = low;
-              verdict = cm < cl;
-            }
+          best = low;
+          verdict = delta < 0;
         }
     }
-  free (mixed);
-  free (legacy);
+  free (r.at);
+  free (buf);
+  free (text);
   return verdict;
 }
 
