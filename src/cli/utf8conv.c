@@ -123,9 +123,10 @@ converted in turn and concatenated to the output.\n\
 \n\
 Encodings:\n\
   -f, --from-code=ENC     the input encoding (default UTF-8); 'auto' looks\n\
-                            for a BOM or BOM-less UTF-16, else reads UTF-8\n\
-                            with invalid bytes in a legacy code page that\n\
-                            it detects (see DETECTION in the manual)\n\
+                            for a BOM or BOM-less UTF-16, else takes each\n\
+                            file as UTF-8, as a legacy code page that it\n\
+                            detects, or as UTF-8 mixed with one (see\n\
+                            DETECTION in the manual)\n\
       --fallback=ENC      with -f auto, read a file that is not UTF-8 (or\n\
                             its invalid UTF-8 bytes) in the single-byte\n\
                             encoding ENC instead of detecting one\n\

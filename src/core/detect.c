@@ -424,6 +424,9 @@ choose_legacy (struct decoder const *d, struct auto_state *s, bool eoi)
     {
       if (!fixed)
         legacy_detect (win, n, eoi, s->released, &v);
+      /* After a UTF-8 BOM the file is UTF-8 or mixed (SPEC §10).  */
+      if (v.multi_byte && s->kind == KIND_BOM)
+        v = (struct legacy_verdict) { &codec_cp1252, false, LEGACY_WEAK, 0 };
       if (v.multi_byte)
         {
           s->kind = KIND_LEGACY;

@@ -281,7 +281,18 @@ struct runs
 {
   size_t *at;
   size_t n;
+  size_t chars;                 /* The characters of the runs.  */
+  size_t ill_leads;             /* Bytes C2..DF that start no
+                                   well-formed sequence.  */
 };
+
+/* Mixed needs at least one well-formed multi-byte character for each
+   MIXED_RATE - 1 bytes C2..DF that start an ill-formed sequence: in
+   Greek, Cyrillic or Arabic legacy text, whose letters are those lead
+   bytes, a few pairs are well-formed UTF-8 by chance and decode to
+   letters of the same script (CP1253 CE B1 is UTF-8 alpha); a file that
+   mixes UTF-8 and legacy text holds far more of them.  */
+enum { MIXED_RATE = 8 };
 
 /* Find the runs of WIN[0..N) (LAST: the file ends with it) into R, whose
    AT has room for N + 2 offsets.  */
@@ -289,7 +300,7 @@ static void
 find_runs (uint8_t const *win, size_t n, bool last, struct runs *r)
 {
   size_t i = 0;
-  r->n = 0;
+  r->n = r->chars = r->ill_leads = 0;
   while (i < n)
     {
       ucs4_t c;
@@ -305,9 +316,11 @@ find_runs (uint8_t const *win, size_t n, bool last, struct runs *r)
         break;
       if (len < 0)
         {
+          r->ill_leads += 0xC2 <= win[i] && win[i] <= 0xDF;
           i += (size_t) -len;
           continue;
         }
+      r->chars++;
       if (r->n > 0 && r->at[2 * r->n - 1] == i)
         r->at[2 * r->n - 1] = i + (size_t) len;
       else
@@ -539,7 +552,10 @@ legacy_reads_mixed (uint8_t const *win, size_t n, bool last,
   find_runs (win, n, last, &r);
   for (i = 0; i < n; i++)
     text[i] = byte_value (win[i], table);
-  /* Without a well-formed multi-byte sequence, both read alike.  */
+  /* Without a well-formed multi-byte sequence, both read alike; with
+     only a few, they are chance.  */
+  if (r.chars * (MIXED_RATE - 1) < r.ill_leads)
+    r.n = 0;
   for (l = 0; r.n > 0 && l < nl; l++)
     {
       uint64_t legacy = text_cost (text, n, langs[l]);

@@ -43,9 +43,11 @@ void legacy_release (uint8_t const *in, size_t n, uint64_t released[2]);
    sequence, is mixed UTF-8 + X rather than legacy X, for the
    single-byte code page X whose values of the bytes 80..FF are TABLE:
    only when its well-formed multi-byte UTF-8 sequences are evidence of
-   UTF-8, that is when the window read as mixed (those sequences as
-   UTF-8, the other bytes as X) costs less in X's best language than
-   read wholly as X.  */
+   UTF-8: they are not a few among many bytes C2..DF that start
+   ill-formed sequences (chance pairs of Greek, Cyrillic or Arabic legacy
+   text), and the window read as mixed (those sequences as UTF-8, the
+   other bytes as X) costs less in X's best language than read wholly
+   as X.  */
 bool legacy_reads_mixed (uint8_t const *win, size_t n, bool last,
                          struct codec const *x, uint32_t const table[128]);
 

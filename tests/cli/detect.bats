@@ -398,3 +398,19 @@ ascii_head() {
   assert_equal "${stderr_lines[0]}" "utf8conv: --if-unsure works with -f auto only"
   run -2 "$UTF8CONV" -f auto --if-unsure=maybe weak
 }
+
+@test "detect: a pair of Greek or Cyrillic legacy text that is well-formed UTF-8 by chance does not make the file mixed" {
+  # CP1253 ΟΊ (CF BA) is UTF-8 U+03FA, a Greek letter too.
+  printf '\xd0\xd1\xcf\xc5\xc9\xc4\xcf\xd0\xcf\xba\xc7\xd3\xc7\x3a\x20\xc7\x20\xe1\xf1\xf7\xe5\xe9\xef\xe8\xde\xea\xe7\x20\xe5\xdf\xed\xe1\xe9\x20\xe7\xec\xe9\xf4\xe5\xeb\xde\xf2\x2e\x0a' >el
+  run -0 "$UTF8CONV" --detect el
+  assert_output --regexp '^el: CP1253 \(confidence 0\.[0-9][0-9], legacy\)$'
+  legacy_exact el "ΠΡΟΕΙΔΟΠΟΊΗΣΗ: Η αρχειοθήκη είναι ημιτελής."
+  # CP1251 Её (C5 B8) is UTF-8 U+0178, before Russian text.
+  printf '\xc5\xb8\x20\xe2\xfb\xe2\xee\xe4\x20\xee\xf2\xef\xf0\xe0\xe2\xeb\xff\xe5\xf2\xf1\xff\x20\xed\xe0\x20\xe2\xfb\xf5\xee\xe4\x2e\x0a' >ru
+  "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >>ru
+  { printf 'Её вывод отправляется на выход.\n'; cat "$SAMPLES/ru.txt"; } >want.ru
+  run -0 "$UTF8CONV" --detect ru
+  assert_output "ru: CP1251 (confidence 0.99, legacy)"
+  run -0 "$UTF8CONV" -f auto -o out ru
+  cmp out want.ru
+}
