@@ -246,9 +246,11 @@ decide (struct decoder *d, struct auto_state *s, uint8_t const *in,
     }
   decoder_init (&s->inner, c);
   s->inner.lone_surrogates_ok = d->lone_surrogates_ok;
-  /* Only a BOM leaves nothing else possible.  */
+  /* Only a BOM leaves nothing else possible.  UTF-8 without one is
+     decided by its window (choose_legacy).  */
   s->confidence = s->how == DETECT_BOM ? 100 : 99;
-  s->kind = s->how == DETECT_BOM ? KIND_BOM : KIND_NUL_PATTERN;
+  s->kind = (s->how == DETECT_BOM ? KIND_BOM
+             : s->how == DETECT_NUL_PATTERN ? KIND_NUL_PATTERN : KIND_NONE);
   if (c == &codec_utf8)
     {
       /* The window decides, also after a UTF-8 BOM (UTF-8 or mixed).  */
