@@ -26,6 +26,7 @@
 #include "xalloc.h"
 
 #include "binary.h"
+#include "detect.h"
 #include "diag.h"
 #include "inplace.h"
 #include "system.h"
@@ -405,24 +406,45 @@ forget_all (struct batch *b)
 /* --- The modes --------------------------------------------------------- */
 
 /* --detect: print what -f auto found in the file NAME, with the
-   statistics S: the UTF form it read, or for text that is not
-   well-formed UTF-8, the legacy code page.  */
+   statistics S: the encoding, the confidence and the kind of decision
+   ("a.txt: KOI8-R (confidence 0.97, legacy)").  */
 static void
 print_detection (char const *name, struct file_stats const *s)
 {
   struct detection const *d = &s->detected;
-  char const *enc = d->codec ? d->codec->name : "unknown";
-  unsigned int conf = 100;
+  char enc[128];
 
-  if (d->codec && (d->how == DETECT_MODEL
-                   || (d->legacy && d->fallback_seqs > 0)))
+  if (!d->codec)
     {
-      if (d->how != DETECT_MODEL)
-        enc = d->legacy->name;
-      conf = d->confidence;
+      printf ("%s: unknown\n", quotef (name));
+      return;
     }
-  printf ("%s: %s (confidence %u.%02u)\n", quotef (name), enc, conf / 100,
-          conf % 100);
+  detect_encoding_name (d, enc, sizeof enc);
+  printf ("%s: %s (confidence %u.%02u, %s)\n", quotef (name), enc,
+          d->confidence / 100, d->confidence % 100,
+          detect_kind_text (d->kind));
+}
+
+/* --if-unsure=skip: whether -f auto left the file NAME, with the
+   statistics S, unconverted as unsure; if so, the warning is said and
+   WHY[0..SIZE) says "unsure: CP1252 0.41".  */
+static bool
+unsure (struct batch const *b, char const *name, struct file_stats const *s,
+        char *why, size_t size)
+{
+  struct detection const *d = &s->detected;
+  char enc[128];
+
+  if (!d->codec || !d->skipped)
+    return false;
+  detect_encoding_name (d, enc, sizeof enc);
+  snprintf (why, size, "unsure: %s %u.%02u", enc, d->confidence / 100,
+            d->confidence % 100);
+  if (!b->cfg->quiet)
+    error (0, 0, "%s: warning: %s, below %u.%02u; skipped%s", quotef (name),
+           why, DETECT_SURE / 100, DETECT_SURE % 100,
+           b->cfg->mode == BATCH_STREAM ? " after its ASCII head" : "");
+  return true;
 }
 
 /* The outcome of a file converted to a stream or checked, from the
@@ -434,6 +456,7 @@ record_converted (struct batch *b, char const *name, enum file_result r)
   struct file_outcome o = { OUTCOME_CONVERTED, NULL, &s, true, -1 };
   int status = EXIT_SUCCESS;
   bool check = b->cfg->mode == BATCH_CHECK;
+  char why[192];
 
   pipeline_file_stats (b->run, &s);
   switch (r)
@@ -470,7 +493,16 @@ record_converted (struct batch *b, char const *name, enum file_result r)
       status = EXIT_SUCCESS;
     }
   else
-    warn_handled (b, name, &s);
+    {
+      warn_handled (b, name, &s);
+      if (r != FILE_READ_ERROR && r != FILE_WRITE_ERROR
+          && unsure (b, name, &s, why, sizeof why))
+        {
+          o.outcome = OUTCOME_SKIPPED;
+          o.why = why;
+          status = EXIT_SUCCESS;
+        }
+    }
   record (b, name, &o, status, false);
 }
 
@@ -597,6 +629,23 @@ met_before (struct batch *b, char const *name, struct stat const *st)
   return link ? MET_LINK : MET_NEW;
 }
 
+/* --if-unsure=skip under -i: when -f auto was unsure of the file NAME,
+   with the statistics S, it is left as it is (IP is cancelled), and
+   said so.  */
+static bool
+skip_unsure (struct batch *b, char const *name, struct file_stats *s,
+             struct inplace *ip)
+{
+  char why[192];
+  struct file_outcome o = { OUTCOME_SKIPPED, why, s, false, -1 };
+
+  if (!unsure (b, name, s, why, sizeof why))
+    return false;
+  record (b, name, &o, EXIT_SUCCESS, false);
+  inplace_cancel (ip);
+  return true;
+}
+
 /* Convert the entry NAME in place.  */
 static void
 in_place_file (struct batch *b, char const *name)
@@ -639,6 +688,8 @@ in_place_file (struct batch *b, char const *name)
   r = pipeline_convert_fd (b->run, inplace_input_fd (ip), name);
   pipeline_file_stats (b->run, &s);
   warn_handled (b, name, &s);
+  if ((r == FILE_OK || r == FILE_DROPPED) && skip_unsure (b, name, &s, ip))
+    return;
   /* Under `ignore' the loss was asked for: the file is replaced, and the
      status still says that something was dropped.  */
   status = r == FILE_DROPPED ? EXIT_DATA : EXIT_SUCCESS;

@@ -84,7 +84,12 @@ diag_data_error (char const *file, struct data_error const *e,
     fprintf (stderr, "invalid %s", e->encoding);
   for (i = 0; i < e->err.len; i++)
     fprintf (stderr, "%s%02X", i ? " " : ": ", e->err.bytes[i]);
-  fprintf (stderr, " (%s)", err_kind_text (e->err.kind));
+  /* A byte that the code page leaves undefined names it (-f auto reads
+     legacy text and the bytes of mixed files in one).  */
+  if (e->err.kind == ERR_UNDEFINED)
+    fprintf (stderr, " (undefined in %s)", e->encoding);
+  else
+    fprintf (stderr, " (%s)", err_kind_text (e->err.kind));
   if (verb)
     fprintf (stderr, "; %" PRIu64 " error%s %s in this file", count,
              count == 1 ? "" : "s", verb);

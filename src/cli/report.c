@@ -193,10 +193,21 @@ print_fallbacks (FILE *out, struct file_stats const *s, char const *page)
   fputs (", ", out);
   count (out, d->fallback_seqs, label);
   fprintf (out, " (%" PRIu64 " B)", d->fallback_bytes);
-  /* How the code page was chosen, unless the window was UTF-8.  */
-  if (d->legacy && d->legacy_how != LEGACY_UTF8)
-    fprintf (out, " (%s, confidence %u.%02u)", legacy_how_text (d->legacy_how),
-             d->confidence / 100, d->confidence % 100);
+}
+
+/* What -f auto found in a file, after "detected": the encoding, the kind
+   of decision, how a legacy code page was chosen, and the confidence:
+   "KOI8-R (legacy, model, confidence 0.97)".  */
+static void
+print_detected (FILE *out, struct detection const *d)
+{
+  char enc[128];
+  detect_encoding_name (d, enc, sizeof enc);
+  fprintf (out, ", detected %s (%s", enc, detect_kind_text (d->kind));
+  if (d->kind == KIND_LEGACY || d->kind == KIND_MIXED)
+    fprintf (out, ", %s", legacy_how_text (d->legacy_how));
+  fprintf (out, ", confidence %u.%02u)", d->confidence / 100,
+           d->confidence % 100);
 }
 
 /* --report-json: the legacy code page of -f auto (the cp1252_ names
@@ -214,10 +225,7 @@ json_detection (struct json *j, struct detection const *d)
       json_null (j, "fallback_encoding");
       json_null (j, "fallback_by");
     }
-  if (d->legacy || d->how == DETECT_MODEL)
-    json_uint (j, "confidence_percent", d->confidence);
-  else
-    json_null (j, "confidence_percent");
+  json_uint (j, "confidence_percent", d->confidence);
 }
 
 static void
@@ -241,13 +249,7 @@ text_file (struct report *r, char const *name, struct file_outcome const *o)
                  s->mojibake_repairs == 1 ? "" : "s");
       if (s->detected.codec)
         {
-          fprintf (out, ", detected %s (%s", s->detected.codec->name,
-                   detect_how_text (s->detected.how));
-          if (s->detected.how == DETECT_MODEL)
-            fprintf (out, ", confidence %u.%02u",
-                     s->detected.confidence / 100,
-                     s->detected.confidence % 100);
-          putc (')', out);
+          print_detected (out, &s->detected);
           /* The fallback applies to UTF-8 only, and is named only
              when it was used: a code page that read nothing is not
              worth a word.  */
@@ -321,9 +323,14 @@ json_file (struct report *r, char const *name, struct file_outcome const *o)
         json_null (&j, "breaks_written");
       if (s->detected.codec)
         {
+          char enc[128];
+          detect_encoding_name (&s->detected, enc, sizeof enc);
           json_string (&j, "detected", s->detected.codec->name);
           json_string (&j, "detected_by",
                        detect_how_text (s->detected.how));
+          json_string (&j, "detected_encoding", enc);
+          json_string (&j, "detected_kind",
+                       detect_kind_text (s->detected.kind));
           json_uint (&j, "cp1252_fallbacks", s->detected.fallback_seqs);
           json_uint (&j, "cp1252_fallback_bytes",
                      s->detected.fallback_bytes);

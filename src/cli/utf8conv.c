@@ -63,6 +63,7 @@ enum
   VERBOSE_OPTION,
   FALLBACK_OPTION,
   DETECT_OPTION,
+  IF_UNSURE_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -92,6 +93,7 @@ static struct option const long_options[] = {
   {"verbose", no_argument, NULL, VERBOSE_OPTION},
   {"fallback", required_argument, NULL, FALLBACK_OPTION},
   {"detect", no_argument, NULL, DETECT_OPTION},
+  {"if-unsure", required_argument, NULL, IF_UNSURE_OPTION},
   {"help", no_argument, NULL, HELP_OPTION},
   {"version", no_argument, NULL, VERSION_OPTION},
   {NULL, 0, NULL, 0}
@@ -122,13 +124,22 @@ converted in turn and concatenated to the output.\n\
 \n\
 Encodings:\n\
   -f, --from-code=ENC     the input encoding (default UTF-8); 'auto' looks\n\
-                            for a BOM or BOM-less UTF-16, else reads UTF-8\n\
-                            with invalid bytes in a legacy code page that\n\
-                            it detects (see DETECTION in the manual)\n\
-      --fallback=ENC      with -f auto, read invalid UTF-8 bytes in the\n\
-                            single-byte encoding ENC instead of detecting\n\
+                            for a BOM or BOM-less UTF-16, else takes each\n\
+                            file as UTF-8, as a legacy code page that it\n\
+                            detects, or as UTF-8 mixed with one (see\n\
+                            DETECTION in the manual)\n\
+      --fallback=ENC      with -f auto, read a file that is not UTF-8 (or\n\
+                            its invalid UTF-8 bytes) in the single-byte\n\
+                            encoding ENC instead of detecting one\n\
       --detect            with -f auto, print 'FILE: ENCODING (confidence\n\
-                            C)' for each FILE and convert nothing\n\
+                            C, KIND)' for each FILE and convert nothing;\n\
+                            KIND is ASCII, UTF-8, BOM, NUL pattern, legacy\n\
+                            or mixed (UTF-8 + a legacy code page)\n\
+      --if-unsure=WHAT    with -f auto, what to do with a file detected\n\
+                            with a confidence below 0.90: convert\n\
+                            (default), or skip it: left as it is, with a\n\
+                            warning (in a stream, nothing of it after\n\
+                            its ASCII head is written)\n\
   -t, --to-code=ENC       the output encoding (default UTF-8)\n\
   -l, --list              list the known encodings and exit\n\
 \n\
@@ -451,12 +462,17 @@ parse_eol (char const *arg)
   return (enum eol_mode) parse_mode ("--eol", arg, names);
 }
 
+/* The --if-unsure modes: convert is 0, skip 1.  */
+static char const *const unsure_names[] = { "convert", "skip", NULL };
+
 /* What the command line said, beyond the batch configuration.  */
 struct options
 {
   char const *from, *to;        /* The encodings' names.  */
   char const *fallback;         /* --fallback=ENC, or NULL.  */
   bool detect;                  /* --detect.  */
+  bool if_unsure_skip;          /* --if-unsure=skip.  */
+  bool if_unsure_given;
   bool to_given, policy_given, subst_given;
   bool check, in_place, want_report, want_progress;
   /* --byte-subst and --unicode-subst: the formats as given, and parsed
@@ -587,6 +603,10 @@ take_option (int c, struct batch_config *cfg, struct options *o)
     case DETECT_OPTION:
       o->detect = true;
       break;
+    case IF_UNSURE_OPTION:
+      o->if_unsure_skip = parse_mode ("--if-unsure", optarg, unsure_names);
+      o->if_unsure_given = true;
+      break;
     case 'r':
       cfg->recursive = true;
       break;
@@ -609,6 +629,7 @@ static void
 settle_detection (struct batch_config *cfg, struct options const *o)
 {
   struct run_config *rc = &cfg->run;
+  struct codec const *fb = NULL;
   uint32_t table[128];
 
   if (o->detect)
@@ -619,9 +640,11 @@ settle_detection (struct batch_config *cfg, struct options const *o)
         usage_error ("--detect converts nothing: no -i, --check, -t or -o",
                      NULL);
     }
+  if (o->if_unsure_given && rc->from != codec_auto)
+    usage_error ("--if-unsure works with -f auto only", NULL);
   if (o->fallback)
     {
-      struct codec const *fb = registry_lookup (o->fallback);
+      fb = registry_lookup (o->fallback);
       if (rc->from != codec_auto)
         usage_error ("--fallback works with -f auto only", NULL);
       if (!fb)
@@ -632,8 +655,9 @@ settle_detection (struct batch_config *cfg, struct options const *o)
                  quote_c (0, fb->name));
           usage (EXIT_TROUBLE);
         }
-      rc->from = detect_with_fallback (fb);
     }
+  if (fb || o->if_unsure_skip)
+    rc->from = detect_configure (fb, o->if_unsure_skip ? DETECT_SURE : 0);
 }
 
 /* The options O, checked against each other and settled into CFG, for
@@ -816,8 +840,9 @@ main (int argc, char **argv)
 {
   static char *stdin_only[] = { (char *) "-" };
   struct batch_config cfg;
-  struct options o = { default_from, "UTF-8", NULL, false, false, false, false,
-                       false, false, false, false, NULL, NULL, NULL, NULL };
+  struct options o = { default_from, "UTF-8", NULL, false, false, false,
+                       false, false, false, false, false, false, false, NULL,
+                       NULL, NULL, NULL };
   struct walk_entry *entries;
   bool walk_trouble = false;
   size_t nentries;

@@ -57,6 +57,7 @@ err_kind_text (enum err_kind k)
     "invalid byte",
     "lone surrogate",
     "unencodable character",
+    "undefined byte",
   };
   return text[k];
 }

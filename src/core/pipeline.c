@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "codecs/codecs.h"
 #include "fast.h"
 #include "history.h"
 #include "mojibake.h"
@@ -598,6 +599,7 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
   else
     {
       struct data_error e;
+      struct detection det;
       memset (&e, 0, sizeof e);
       e.err = *err;
       e.offset = at;
@@ -605,6 +607,10 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
       /* -f auto names the form it detected; until it has detected one,
          the wrapper's own name.  */
       e.encoding = (f->reads ? f->reads : r->cfg.from)->name;
+      /* The byte of a mixed file is invalid in its code page.  */
+      if (err->kind == ERR_UNDEFINED && decoder_detected (&f->dec, &det)
+          && det.legacy)
+        e.encoding = det.legacy->name;
       e.stopped = v.stop;
       record_error (r, f, &e);
     }
@@ -636,11 +642,14 @@ decide_bom (struct run *r, bool signature)
 }
 
 /* Read the file F with the codec READS, and its fast path, if it has
-   one that the line-ending stage can follow.  */
+   one that the line-ending stage can follow.  Until -f auto has
+   decided, UTF-8's fast path takes the ASCII that the wrapper does not
+   hold (decoder_ascii_passed).  */
 static void
 choose_fast (struct run *r, struct file *f, struct codec const *reads)
 {
-  f->reads = reads;
+  f->reads = reads->flags & CODEC_WRAPPER ? NULL : reads;
+  reads = f->fast_reads = f->reads ? reads : &codec_utf8;
   f->fast = fast_select (reads, r->cfg.to);
   f->eol_fast = EOL_FAST_NONE;
   /* Mojibake repair sees every character that is not ASCII.  */
@@ -705,17 +714,19 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
       dst = r->scratch;
       cap = (cap - 2) / 2;
     }
-  /* With --fix-mojibake, the fast path stops before the first byte
-     that is not ASCII, as it stops before a break.  */
-  stop = r->moji ? pos + kernels->ascii_len (in + pos, end - pos) : end;
+  /* With --fix-mojibake, and before -f auto has decided, the fast path
+     stops before the first byte that is not ASCII, as before a break.  */
+  stop = (r->moji || !f->reads ? pos + kernels->ascii_len (in + pos, end - pos)
+          : end);
   used = f->fast (in + pos, stop - pos, dst, cap, &produced, &newlines,
                   err);
+  decoder_ascii_passed (&f->dec, in + pos, used);
   if (r->moji && used > 0)
     mojibake_passed (r->moji, in[pos + used - 1]);
   /* The fast path bypasses the decoder, which counts the characters
      otherwise.  */
   if (r->cfg.report)
-    f->stats.chars += codec_count_chars (f->reads, in + pos, used);
+    f->stats.chars += codec_count_chars (f->fast_reads, in + pos, used);
   f->at_break = convert && f->eol_fast == EOL_FAST_INPUT
     && pos + used == end && end < n;
   if (f->eol_fast == EOL_FAST_OUTPUT && convert)
@@ -920,8 +931,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   f->eol.mode = r->cfg.eol;
   if (r->moji)
     mojibake_reset (r->moji);
-  if (!(r->cfg.from->flags & CODEC_WRAPPER))
-    choose_fast (r, f, r->cfg.from);
+  choose_fast (r, f, r->cfg.from);
 
   while (ok && !last && r->write_errno == 0)
     {

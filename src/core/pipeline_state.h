@@ -77,7 +77,10 @@ struct file
   struct codec const *reads;    /* The codec the input is read with: the
                                    one asked for, or the one -f auto
                                    detected; NULL until it has.  */
-  fast_fn *fast;                /* READS's fast path, or NULL.  */
+  fast_fn *fast;                /* READS's fast path, or NULL; until
+                                   -f auto has decided, UTF-8's, for the
+                                   ASCII it lets through.  */
+  struct codec const *fast_reads;       /* What FAST reads.  */
   fast_resume_fn *fast_resume;  /* Its form for after an error, or
                                    NULL.  */
   enum eol_fast eol_fast;

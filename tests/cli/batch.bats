@@ -134,7 +134,7 @@ no_temp_files() {
   assert_equal "$(times a)" "$ta"
   assert_equal "$(times u)" "$tu"
   [ ! -e a.bak ] && [ ! -e u.bak ] || fail "a backup was made"
-  assert_equal "${stderr_lines[0]}" "utf8conv: report: a: unchanged, in 12 B, 12 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM)"
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: a: unchanged, in 12 B, 12 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected ASCII (ASCII, confidence 1.00)"
   no_temp_files
 }
 
