@@ -124,6 +124,7 @@ CLI_TESTS = \
 	tests/cli/recursive.bats \
 	tests/cli/batch.bats \
 	tests/cli/eol.bats \
+	tests/cli/dos2unix.bats \
 	tests/cli/mojibake.bats \
 	tests/cli/structure.bats
 

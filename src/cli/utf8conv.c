@@ -52,6 +52,7 @@ enum
   UNICODE_SUBST_OPTION,
   BOM_OPTION,
   EOL_OPTION,
+  EOL_FROM_OPTION,
   FIX_MOJIBAKE_OPTION,
   BLOCK_SIZE_OPTION,
   CHECK_OPTION,
@@ -74,6 +75,7 @@ static struct option const long_options[] = {
   {"unicode-subst", required_argument, NULL, UNICODE_SUBST_OPTION},
   {"bom", required_argument, NULL, BOM_OPTION},
   {"eol", required_argument, NULL, EOL_OPTION},
+  {"eol-from", required_argument, NULL, EOL_FROM_OPTION},
   {"fix-mojibake", no_argument, NULL, FIX_MOJIBAKE_OPTION},
   {"output", required_argument, NULL, 'o'},
   {"block-size", required_argument, NULL, BLOCK_SIZE_OPTION},
@@ -160,8 +162,13 @@ Output:\n\
                             its encoding, or with -t, make a dry run of the\n\
                             conversion: its diagnostics and exit status\n\
       --bom=MODE          byte order marks: auto (default), strip, add\n\
-      --eol=MODE          line breaks: keep (default), or write every CR LF,\n\
-                            lone CR and lone LF as lf, crlf or cr\n\
+      --eol=MODE          line breaks: keep (default); lf: each CR LF to\n\
+                            LF (dos2unix); crlf: each lone LF to CR LF\n\
+                            (unix2dos); cr: CR LF and lone LF to CR; a\n\
+                            lone CR is text and stays\n\
+      --eol-from=KIND     crlf (default): breaks are CR LF and LF; cr: a\n\
+                            lone CR is a break too (classic Mac text, as\n\
+                            mac2unix), written as --eol says\n\
       --fix-mojibake      restore UTF-8 text that was read as CP1252 or\n\
                             Latin-1 and written as UTF-8 again, once or\n\
                             twice ('Ã©' for 'é'; see MOJIBAKE REPAIR)\n\
@@ -423,6 +430,14 @@ parse_eol (char const *arg)
   return (enum eol_mode) parse_mode ("--eol", arg, names);
 }
 
+/* Parse --eol-from's ARG: whether a lone CR is a break.  */
+static bool
+parse_eol_from (char const *arg)
+{
+  static char const *const names[] = { "crlf", "cr", NULL };
+  return parse_mode ("--eol-from", arg, names) == 1;
+}
+
 /* What the command line said, beyond the batch configuration.  */
 struct options
 {
@@ -511,6 +526,9 @@ take_option (int c, struct batch_config *cfg, struct options *o)
       break;
     case EOL_OPTION:
       cfg->run.eol = parse_eol (optarg);
+      break;
+    case EOL_FROM_OPTION:
+      cfg->run.eol_cr_breaks = parse_eol_from (optarg);
       break;
     case FIX_MOJIBAKE_OPTION:
       cfg->run.fix_mojibake = true;
@@ -641,6 +659,8 @@ settle_options (struct batch_config *cfg, struct options const *o,
              quote (rc->to->name));
       exit (EXIT_TROUBLE);
     }
+  if (rc->eol_cr_breaks && rc->eol == EOL_KEEP)
+    usage_error ("--eol-from=cr needs --eol=lf, crlf or cr", NULL);
   if (rc->bom == BOM_STRIP && rc->to->unmarked)
     rc->to = rc->to->unmarked;
   check_format ("--byte-subst", o->byte_arg, o->byte_fmt, rc->to);

@@ -16,11 +16,12 @@
    policy too, and its replacement through emit like any values.
 
    Offsets are 64-bit and counted from the start of each file; line numbers
-   count the U+000A values decoded.  Byte order marks are decided here:
-   a leading U+FEFF of each input is a signature, and the output carries
-   at most one BOM.  The BOM is a state of the run: wanted, it is written
-   in the same step as the first value that encodes, and never before a
-   value that writes nothing.  */
+   count the U+000A values decoded.  Byte order marks are handled here
+   (bom.h says which output carries one): a leading U+FEFF of each
+   input is a signature, and the output carries at most one BOM.  The
+   BOM is a state of the run: wanted, it is written in the same step as
+   the first value that encodes, and never before a value that writes
+   nothing.  */
 
 #include <config.h>
 
@@ -77,12 +78,7 @@ pipeline_restart (struct run *r, int out_fd, pipeline_write_fn *write,
   r->out_total = 0;
   r->write_errno = 0;
   r->any_file = false;
-  if (r->cfg.bom == BOM_STRIP)
-    r->bom = BOMS_NONE;
-  else if (r->cfg.bom == BOM_ADD || (r->cfg.to->flags & CODEC_BOM_ALWAYS))
-    r->bom = BOMS_WANTED;
-  else
-    r->bom = BOMS_UNDECIDED;
+  r->bom = bom_start (r->cfg.bom, r->cfg.to);
 }
 
 static void
@@ -394,16 +390,21 @@ emit_part (struct run *r, struct file *f, ucs4_t const *cp, size_t start,
 }
 
 /* Write the break of --eol for a break read at offset BASE + OFF, after
-   LINES U+000A.  */
+   LINES U+000A; or, when LONE_CR, the lone CR that the stage held: data,
+   written as it is (as dos2unix keeps it), unless --eol-from=cr makes
+   it a break.  */
 static bool
-emit_break (struct run *r, struct file *f, uint64_t base, int64_t off,
-            uint64_t lines)
+emit_break (struct run *r, struct file *f, bool lone_cr, uint64_t base,
+            int64_t off, uint64_t lines)
 {
-  ucs4_t brk[2];
+  ucs4_t brk[2] = { 0x0D, 0x0A };
   int64_t offs[2] = { off, off };
   uint8_t nb[2] = { 1, 1 };
   struct origin b = { offs, nb, base, lines, NULL };
-  return emit (r, f, brk, eol_break (f->eol.mode, brk), &b);
+  unsigned int n = 1;
+  if (!lone_cr || f->eol.cr_breaks)
+    n = eol_break (f->eol.mode, brk);
+  return emit (r, f, brk, n, &b);
 }
 
 /* Encode the decoded values CP[0..N), from the decoder's origin O,
@@ -436,7 +437,8 @@ emit_text (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
             st->crlf++;
           else
             st->cr++;
-          if (!emit_break (r, f, o->base, o->off[i], o->lines + lines))
+          if (!emit_break (r, f, !lf, o->base, o->off[i],
+                           o->lines + lines))
             return false;
           if (lf)
             {
@@ -453,7 +455,8 @@ emit_text (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
           start_lines = lines + lf;
           if (c == 0x0D)
             st->held_cr = true;
-          else if (!emit_break (r, f, o->base, o->off[i], o->lines + lines))
+          else if (!emit_break (r, f, false, o->base, o->off[i],
+                                o->lines + lines))
             return false;
         }
       lines += lf;
@@ -471,7 +474,7 @@ flush_held_cr (struct run *r, struct file *f, uint64_t at)
   f->eol.held_cr = false;
   f->eol.cr++;
   return (f->eol.mode == EOL_KEEP
-          || emit_break (r, f, at, 0, f->dec.newlines));
+          || emit_break (r, f, true, at, 0, f->dec.newlines));
 }
 
 /* Encode the values M that the mojibake stage gave out, from the
@@ -597,8 +600,10 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
       e.offset = at;
       e.line = f->dec.newlines + 1;
       /* -f auto names the form it detected; until it has detected one,
-         the wrapper's own name.  */
-      e.encoding = (f->reads ? f->reads : r->cfg.from)->name;
+         the wrapper's own name, which -f UTF-16 and -f UTF-32 (Unicode
+         forms) always give.  */
+      e.encoding = (f->reads && !(r->cfg.from->flags & CODEC_UNICODE)
+                    ? f->reads : r->cfg.from)->name;
       e.stopped = v.stop;
       record_error (r, f, &e);
     }
@@ -620,13 +625,13 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
   }
 }
 
-/* The first file decides whether its signature is carried (--bom=auto).  */
+/* The first file F decides whether its signature is carried
+   (--bom=auto, bom.h).  */
 static void
-decide_bom (struct run *r, bool signature)
+decide_bom (struct run *r, struct file const *f, bool signature)
 {
   if (r->bom == BOMS_UNDECIDED)
-    r->bom = (signature && (r->cfg.to->flags & CODEC_UNICODE)
-              ? BOMS_WANTED : BOMS_NONE);
+    r->bom = bom_decide (signature, f->reads, r->cfg.to);
 }
 
 /* Read the file F with the codec READS, and its fast path, if it has
@@ -828,7 +833,7 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
                       && o.base + (uint64_t) p->off[0] == 0);
           f->at_start = false;
           if (!r->any_file)
-            decide_bom (r, sig);
+            decide_bom (r, f, sig);
           skip = sig;
           f->stats.bom_seen = sig;
         }
@@ -910,6 +915,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
     = (!r->cfg.well_formed_input
        && policy_passes_lone_surrogates (&r->cfg.policy, r->cfg.to->flags));
   f->eol.mode = r->cfg.eol;
+  f->eol.cr_breaks = r->cfg.eol_cr_breaks;
   if (r->moji)
     mojibake_reset (r->moji);
   if (!(r->cfg.from->flags & CODEC_WRAPPER))
@@ -956,7 +962,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   if (ra)
     readahead_stop (ra);
   if (!r->any_file)
-    decide_bom (r, false);
+    decide_bom (r, f, false);
   r->any_file = true;
   end_file (r, f, base, out_start);
 

@@ -20,13 +20,6 @@ enum
   FAST_ROOM = 1 << 14
 };
 
-enum bom_state
-{
-  BOMS_UNDECIDED,               /* Until the first file's start is seen.  */
-  BOMS_WANTED,                  /* Write one with the first value.  */
-  BOMS_NONE                     /* Written already, or never.  */
-};
-
 struct run
 {
   struct run_config cfg;
