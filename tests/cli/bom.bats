@@ -231,3 +231,11 @@ files() {
   "$UTF8CONV" -f UTF-16 -t ISO-8859-1 in >out
   assert_hex out '61'
 }
+
+@test "--report says which byte order -f UTF-16 read, and how it chose it" {
+  printf 'h\0i\0' >le
+  printf '\376\377\0h' >be
+  run -0 --separate-stderr "$UTF8CONV" --report -f UTF-16 -o /dev/null le be
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: le: converted, in 4 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0, detected UTF-16LE (NUL pattern)"
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: be: converted, in 4 B, out 1 B, 1 char, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 0 CR 0, detected UTF-16BE (BOM)"
+}
