@@ -17,12 +17,15 @@ import re
 import sys
 
 PY = {'UTF-8': 'utf-8', 'UTF-16LE': 'utf-16-le', 'UTF-16BE': 'utf-16-be',
+      'UTF-16': 'utf-16',
       'UTF-32BE': 'utf-32-be', 'CP1252': 'cp1252', 'ISO-8859-1': 'latin-1'}
 # Pairs that take each fast path (its output bytes or its input bytes
 # seen by the line-ending stage) and pairs without one.
 PAIRS = [('UTF-8', 'UTF-8'), ('UTF-8', 'UTF-16LE'), ('UTF-16LE', 'UTF-8'),
          ('UTF-16BE', 'UTF-8'), ('UTF-8', 'ISO-8859-1'), ('CP1252', 'UTF-8'),
-         ('UTF-8', 'UTF-32BE'), ('UTF-16BE', 'UTF-16LE')]
+         ('UTF-8', 'UTF-32BE'), ('UTF-16BE', 'UTF-16LE'),
+         # Python writes a BOM, which is not carried into UTF-8.
+         ('UTF-16', 'UTF-8')]
 # What each mode replaces, and with what (SPEC §11): lf is dos2unix
 # (CR LF to LF), crlf unix2dos (a lone LF to CR LF), cr turns CR LF and
 # a lone LF into CR; a lone CR is data.  With --eol-from=cr (+cr) a
