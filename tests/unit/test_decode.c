@@ -587,6 +587,7 @@ test_decode_contract (void)
   decoder_init (&d, codec ("UTF-16"));
   ok (d.endian == ENDIAN_UNKNOWN && d.carry_len == 0 && d.newlines == 0
       && !d.lone_surrogates_ok, "decoder_init: UTF-16 starts undecided");
+  decoder_release (&d);
   decoder_init (&d, codec ("UTF-16BE"));
   ok (d.endian == ENDIAN_BIG, "decoder_init: UTF-16BE is big-endian");
   decoder_init (&d, codec ("UTF-32LE"));
