@@ -20,9 +20,10 @@ bom_decide (bool signature, struct codec const *reads,
 {
   if (!signature || !(to->flags & CODEC_UNICODE))
     return BOMS_NONE;
-  /* Code units of 2 or 4 bytes carry any signature; byte-oriented
-     forms only one of their own kind.  */
-  if (!(to->flags & CODEC_WIDE_UNITS) && reads
+  /* Code units of 2 or 4 bytes, and the forms made to carry UTF-16
+     without loss, carry any signature; UTF-8 and CESU-8 only one of
+     their own kind.  */
+  if (!(to->flags & (CODEC_WIDE_UNITS | CODEC_SURROGATE_CARRIER)) && reads
       && (reads->flags & CODEC_WIDE_UNITS))
     return BOMS_NONE;
   return BOMS_WANTED;

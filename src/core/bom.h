@@ -7,11 +7,14 @@
      - an output named UTF-16 or UTF-32 (no byte order) always has one;
      - UTF-16LE/BE and UTF-32LE/BE carry the input's signature, of any
        form (a UTF-8 one too);
-     - UTF-8 and its byte-oriented kin (CESU-8, WTF-8, MUTF-8) carry
-       only the signature of a byte-oriented input (UTF-8 with a BOM),
-       so that -i --eol=lf on such a file changes only its line breaks;
-       a UTF-16 or UTF-32 BOM is not carried into them, as iconv,
-       Python's codecs and dos2unix do not carry it;
+     - UTF-8 and CESU-8 carry only the signature of a byte-oriented
+       input (UTF-8 with a BOM), so that -i --eol=lf on such a file
+       changes only its line breaks; a UTF-16 or UTF-32 BOM is not
+       carried into them, as iconv, Python's codecs and dos2unix do not
+       carry it;
+     - WTF-8 and MUTF-8, which exist to carry UTF-16 without loss, carry
+       any signature, so that UTF-16LE -> WTF-8 -> UTF-16LE gives back
+       the same bytes (SPEC §3);
      - legacy outputs never get one.
    --bom=strip writes none, --bom=add exactly one (Unicode outputs
    only; the command line refuses a legacy output).  */

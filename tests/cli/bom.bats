@@ -54,6 +54,14 @@ files() {
   conv 0 '61' '\xff\xfea\x00' -f auto
 }
 
+@test "UTF-16LE with a BOM through WTF-8 and back gives the same bytes" {
+  printf '\377\376a\000\000\330b\000' >in
+  "$UTF8CONV" -f UTF-16LE -t WTF-8 in >wtf8
+  assert_hex wtf8 'efbbbf 61 eda080 62'
+  "$UTF8CONV" -f WTF-8 -t UTF-16LE wtf8 >back
+  cmp back in
+}
+
 @test "a UTF-8 BOM stays on UTF-8 output, also with -f auto and --eol" {
   conv 0 'efbbbf610a' '\xef\xbb\xbfa\r\n' -f auto --eol=lf
   conv 0 'efbbbf61' '\xef\xbb\xbfa' -t WTF-8

@@ -581,6 +581,10 @@ test_pipeline_bom (void)
   check_conv (CONV ("UTF-32LE", "CESU-8", POLICY_STRICT, BOM_AUTO),
               BYTES (0xFF, 0xFE, 0, 0, 0x41, 0, 0, 0), STR ("A"),
               FILE_OK, "", "UTF-32LE BOM not carried to CESU-8");
+  check_conv (CONV ("UTF-16LE", "WTF-8", POLICY_STRICT, BOM_AUTO),
+              BYTES (0xFF, 0xFE, 0x41, 0), BYTES (0xEF, 0xBB, 0xBF, 0x41),
+              FILE_OK, "", "UTF-16LE BOM carried to WTF-8, for the round "
+              "trip");
   check_conv (CONV ("UTF-16LE", "UTF-8", POLICY_STRICT, BOM_ADD),
               BYTES (0xFF, 0xFE, 0x41, 0), BYTES (0xEF, 0xBB, 0xBF, 0x41),
               FILE_OK, "", "UTF-16LE to UTF-8 with --bom=add: one BOM");
