@@ -161,7 +161,9 @@ Output:\n\
       --check             write no output; check that each FILE is valid in\n\
                             its encoding, or with -t, make a dry run of the\n\
                             conversion: its diagnostics and exit status\n\
-      --bom=MODE          byte order marks: auto (default), strip, add\n\
+      --bom=MODE          byte order marks: auto (default: the first\n\
+                            input's, where the output carries it; a\n\
+                            UTF-16/UTF-32 one not into UTF-8), strip, add\n\
       --eol=MODE          line breaks: keep (default); lf: each CR LF to\n\
                             LF (dos2unix); crlf: each lone LF to CR LF\n\
                             (unix2dos); cr: CR LF and lone LF to CR; a\n\
