@@ -135,6 +135,7 @@ CLI_TESTS = \
 	tests/cli/batch.bats \
 	tests/cli/binary.bats \
 	tests/cli/eol.bats \
+	tests/cli/dos2unix.bats \
 	tests/cli/mojibake.bats \
 	tests/cli/structure.bats
 

@@ -670,12 +670,7 @@ in_place_file (struct batch *b, char const *name)
     }
   st = inplace_stat (ip);
   met = met_before (b, name, st);
-  if (met == MET_SAME)
-    {
-      inplace_cancel (ip);
-      return;
-    }
-  if (skip_binary (b, name, inplace_input_fd (ip), st))
+  if (met == MET_SAME || skip_binary (b, name, inplace_input_fd (ip), st))
     {
       inplace_cancel (ip);
       return;

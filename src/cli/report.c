@@ -203,7 +203,11 @@ print_detected (FILE *out, struct detection const *d)
 {
   char enc[128];
   detect_encoding_name (d, enc, sizeof enc);
-  fprintf (out, ", detected %s (%s", enc, detect_kind_text (d->kind));
+  /* A decoder that chose no kind (-f UTF-16 without BOM or NUL
+     pattern) says how it chose.  */
+  fprintf (out, ", detected %s (%s", enc,
+           d->kind == KIND_NONE ? detect_how_text (d->how)
+           : detect_kind_text (d->kind));
   if (d->kind == KIND_LEGACY || d->kind == KIND_MIXED)
     fprintf (out, ", %s", legacy_how_text (d->legacy_how));
   fprintf (out, ", confidence %u.%02u)", d->confidence / 100,

@@ -53,6 +53,7 @@ enum
   UNICODE_SUBST_OPTION,
   BOM_OPTION,
   EOL_OPTION,
+  EOL_FROM_OPTION,
   FIX_MOJIBAKE_OPTION,
   BLOCK_SIZE_OPTION,
   CHECK_OPTION,
@@ -76,6 +77,7 @@ static struct option const long_options[] = {
   {"unicode-subst", required_argument, NULL, UNICODE_SUBST_OPTION},
   {"bom", required_argument, NULL, BOM_OPTION},
   {"eol", required_argument, NULL, EOL_OPTION},
+  {"eol-from", required_argument, NULL, EOL_FROM_OPTION},
   {"fix-mojibake", no_argument, NULL, FIX_MOJIBAKE_OPTION},
   {"output", required_argument, NULL, 'o'},
   {"block-size", required_argument, NULL, BLOCK_SIZE_OPTION},
@@ -101,6 +103,72 @@ static struct option const long_options[] = {
 
 /* The largest --block-size accepted.  */
 enum { BLOCK_SIZE_MAX = 1 << 30 };
+
+/* The second half of --help: output, batch and report options.  */
+static void
+help_output (void)
+{
+  fputs ("\
+Output:\n\
+  -o, --output=FILE       write to FILE instead of standard output; FILE may\n\
+                            also be an input\n\
+  -i, --in-place[=SUFFIX]\n\
+                          convert each FILE in place, keeping the original\n\
+                          as FILE+SUFFIX if SUFFIX is given (never over an\n\
+                          existing FILE+SUFFIX); a file whose bytes would\n\
+                          not change is left alone; SUFFIX is attached\n\
+                          (-i.bak): '-i .bak' is refused\n\
+  -k, --keep-timestamps   with -i, keep each file's access and\n\
+                            modification times\n\
+      --check             write no output; check that each FILE is valid in\n\
+                            its encoding, or with -t, make a dry run of the\n\
+                            conversion: its diagnostics and exit status\n\
+      --bom=MODE          byte order marks: auto (default: the first\n\
+                            input's, where the output carries it; a\n\
+                            UTF-16/UTF-32 one not into UTF-8), strip, add\n\
+      --eol=MODE          line breaks: keep (default); lf: each CR LF to\n\
+                            LF (dos2unix); crlf: each lone LF to CR LF\n\
+                            (unix2dos); cr: CR LF and lone LF to CR; a\n\
+                            lone CR is text and stays\n\
+      --eol-from=KIND     crlf (default): breaks are CR LF and LF; cr: a\n\
+                            lone CR is a break too (classic Mac text, as\n\
+                            mac2unix), written as --eol says\n\
+      --fix-mojibake      restore UTF-8 text that was read as CP1252 or\n\
+                            Latin-1 and written as UTF-8 again, once or\n\
+                            twice ('Ã©' for 'é'; see MOJIBAKE REPAIR)\n\
+      --block-size=N      read and convert N bytes at a time (default 131072)\n\
+  -r, --recursive         convert the regular files under each directory\n\
+                            FILE, in the order of their names; symbolic\n\
+                            links inside the tree are skipped\n\
+      --binary            with -i or -r, convert files that look binary\n\
+                            too (a known binary format, or a NUL or another\n\
+                            control character anywhere in the file); they\n\
+                            are skipped otherwise, and --detect prints\n\
+                            'FILE: binary'.  UTF-16 and UTF-32 files (a BOM,\n\
+                            or UTF-16's NUL bytes) are text, invalid input\n\
+                            unless -f is auto or their form\n\
+  -q, --quiet, -s, --silent\n\
+                          print no warnings (-s and --silent as in iconv)\n\
+      --verbose           name each FILE on standard error, as 'FILE:',\n\
+                            before it is converted (as iconv does)\n\
+      --report            print a summary of each file and a total on\n\
+                            standard error: outcome, bytes, characters,\n\
+                            errors, BOMs, line breaks, detected encoding\n\
+      --report-json=FILE  write the report and every data error to FILE\n\
+                            as JSON Lines (- is standard output, when the\n\
+                            text goes elsewhere)\n\
+      --progress          show progress on standard error when it is a\n\
+                            terminal (with several files: file N of M)\n\
+      --help              display this help and exit\n\
+      --version           output version information and exit\n\
+\n\
+Output and diagnostics do not depend on the locale, except that file names\n\
+are quoted as coreutils quotes them in it (UTF-8 names stay readable in a\n\
+UTF-8 locale).\n\
+\n\
+Exit status is 0 if all input was converted, 1 if input was invalid or\n\
+dropped, 2 in case of trouble.\n", stdout);
+}
 
 static _Noreturn void
 usage (int status)
@@ -157,59 +225,7 @@ Errors:\n\
                             (default '\\x%02x', '\\u%04x' or '\\U%08x')\n\
 \n\
 ", stdout);
-      fputs ("\
-Output:\n\
-  -o, --output=FILE       write to FILE instead of standard output; FILE may\n\
-                            also be an input\n\
-  -i, --in-place[=SUFFIX]\n\
-                          convert each FILE in place, keeping the original\n\
-                          as FILE+SUFFIX if SUFFIX is given (never over an\n\
-                          existing FILE+SUFFIX); a file whose bytes would\n\
-                          not change is left alone; SUFFIX is attached\n\
-                          (-i.bak): '-i .bak' is refused\n\
-  -k, --keep-timestamps   with -i, keep each file's access and\n\
-                            modification times\n\
-      --check             write no output; check that each FILE is valid in\n\
-                            its encoding, or with -t, make a dry run of the\n\
-                            conversion: its diagnostics and exit status\n\
-      --bom=MODE          byte order marks: auto (default), strip, add\n\
-      --eol=MODE          line breaks: keep (default), or write every CR LF,\n\
-                            lone CR and lone LF as lf, crlf or cr\n\
-      --fix-mojibake      restore UTF-8 text that was read as CP1252 or\n\
-                            Latin-1 and written as UTF-8 again, once or\n\
-                            twice ('Ã©' for 'é'; see MOJIBAKE REPAIR)\n\
-      --block-size=N      read and convert N bytes at a time (default 131072)\n\
-  -r, --recursive         convert the regular files under each directory\n\
-                            FILE, in the order of their names; symbolic\n\
-                            links inside the tree are skipped\n\
-      --binary            with -i or -r, convert files that look binary\n\
-                            too (a known binary format, or a NUL or another\n\
-                            control character anywhere in the file); they\n\
-                            are skipped otherwise, and --detect prints\n\
-                            'FILE: binary'.  UTF-16 and UTF-32 files (a BOM,\n\
-                            or UTF-16's NUL bytes) are text, invalid input\n\
-                            unless -f is auto or their form\n\
-  -q, --quiet, -s, --silent\n\
-                          print no warnings (-s and --silent as in iconv)\n\
-      --verbose           name each FILE on standard error, as 'FILE:',\n\
-                            before it is converted (as iconv does)\n\
-      --report            print a summary of each file and a total on\n\
-                            standard error: outcome, bytes, characters,\n\
-                            errors, BOMs, line breaks, detected encoding\n\
-      --report-json=FILE  write the report and every data error to FILE\n\
-                            as JSON Lines (- is standard output, when the\n\
-                            text goes elsewhere)\n\
-      --progress          show progress on standard error when it is a\n\
-                            terminal (with several files: file N of M)\n\
-      --help              display this help and exit\n\
-      --version           output version information and exit\n\
-\n\
-Output and diagnostics do not depend on the locale, except that file names\n\
-are quoted as coreutils quotes them in it (UTF-8 names stay readable in a\n\
-UTF-8 locale).\n\
-\n\
-Exit status is 0 if all input was converted, 1 if input was invalid or\n\
-dropped, 2 in case of trouble.\n", stdout);
+      help_output ();
     }
   exit (status);
 }
@@ -465,6 +481,14 @@ parse_eol (char const *arg)
 /* The --if-unsure modes: convert is 0, skip 1.  */
 static char const *const unsure_names[] = { "convert", "skip", NULL };
 
+/* Parse --eol-from's ARG: whether a lone CR is a break.  */
+static bool
+parse_eol_from (char const *arg)
+{
+  static char const *const names[] = { "crlf", "cr", NULL };
+  return parse_mode ("--eol-from", arg, names) == 1;
+}
+
 /* What the command line said, beyond the batch configuration.  */
 struct options
 {
@@ -518,19 +542,14 @@ check_format (char const *option, char const *arg,
     }
 }
 
-/* Take the option C, with its argument OPTARG, into CFG and O.  */
-static void
-take_option (int c, struct batch_config *cfg, struct options *o)
+/* Take the error-policy option C (-e, -c, --byte-subst,
+   --unicode-subst), with its argument OPTARG, into CFG and O; false
+   when C is no such option.  */
+static bool
+take_policy_option (int c, struct batch_config *cfg, struct options *o)
 {
   switch (c)
     {
-    case 'f':
-      o->from = optarg;
-      break;
-    case 't':
-      o->to = optarg;
-      o->to_given = true;
-      break;
     case 'e':
       if (!policy_parse (optarg, &cfg->run.policy.policy))
         usage_error ("invalid error policy", optarg);
@@ -550,11 +569,33 @@ take_option (int c, struct batch_config *cfg, struct options *o)
       o->unicode_arg = optarg;
       o->subst_given = true;
       break;
+    default:
+      return false;
+    }
+  return true;
+}
+
+/* Take the option C, with its argument OPTARG, into CFG and O.  */
+static void
+take_option (int c, struct batch_config *cfg, struct options *o)
+{
+  switch (c)
+    {
+    case 'f':
+      o->from = optarg;
+      break;
+    case 't':
+      o->to = optarg;
+      o->to_given = true;
+      break;
     case BOM_OPTION:
       cfg->run.bom = parse_bom (optarg);
       break;
     case EOL_OPTION:
       cfg->run.eol = parse_eol (optarg);
+      break;
+    case EOL_FROM_OPTION:
+      cfg->run.eol_cr_breaks = parse_eol_from (optarg);
       break;
     case FIX_MOJIBAKE_OPTION:
       cfg->run.fix_mojibake = true;
@@ -617,7 +658,8 @@ take_option (int c, struct batch_config *cfg, struct options *o)
                    AUTHORS, (char *) NULL);
       exit (EXIT_SUCCESS);
     default:
-      usage (EXIT_TROUBLE);
+      if (!take_policy_option (c, cfg, o))
+        usage (EXIT_TROUBLE);
     }
 }
 
@@ -693,6 +735,8 @@ settle_options (struct batch_config *cfg, struct options const *o,
              quote_c (0, rc->to->name));
       exit (EXIT_TROUBLE);
     }
+  if (rc->eol_cr_breaks && rc->eol == EOL_KEEP)
+    usage_error ("--eol-from=cr needs --eol=lf, crlf or cr", NULL);
   if (rc->bom == BOM_STRIP && rc->to->unmarked)
     rc->to = rc->to->unmarked;
   check_format ("--byte-subst", o->byte_arg, o->byte_fmt, rc->to);

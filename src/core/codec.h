@@ -13,10 +13,11 @@
                           of a non-final buffer is kept in the decoder's
                           state and finished by the next call);
      DECODE_OUTPUT_FULL   the pivot is full: encode it, then call again with
-                          the rest of the input (-f auto's wrapper also
-                          stops so once it has chosen what to read the
-                          input as, so that the caller can take that
-                          codec's fast path);
+                          the rest of the input (a wrapping decoder, -f
+                          auto's or unmarked UTF-16's, also stops so
+                          once it has chosen what to read the input as,
+                          so that the caller can take that codec's fast
+                          path);
      DECODE_MALFORMED     an ill-formed sequence was read; its bytes, kind
                           and offset are in the decoder's `error' member.
                           The input consumed includes the sequence, and the
@@ -231,7 +232,8 @@ enum codec_flags
   CODEC_STATEFUL = 64,          /* A struct stateful_codec: decoders and
                                    encoders hold outside resources.  */
   CODEC_WRAPPER = 128,          /* A stateful codec whose decoder wraps
-                                   another one that it chooses (-f auto).  */
+                                   another one that it chooses (-f auto,
+                                   unmarked UTF-16 and UTF-32).  */
   CODEC_UNITS_32 = 256,         /* Code units of 4 bytes (UTF-32).  */
   CODEC_ASCII_BYTES = 512       /* The encoder writes every value below
                                    0x80 as the byte of that value and
@@ -258,7 +260,8 @@ struct codec
    Its struct codec is the first member, with CODEC_STATEFUL in its flags,
    so that the codecs without such state keep their short initializers.
    decoder_init and encoder_init call the open hooks; decoder_release and
-   encoder_release the close hooks.  */
+   encoder_release the close hooks.  The encoder hooks may be NULL when
+   only the decoder has such state (unmarked UTF-16 and UTF-32).  */
 struct stateful_codec
 {
   struct codec codec;

@@ -19,18 +19,23 @@ utf16le_bom() {
 }
 
 @test "-i converts several files, each with its own BOM decision" {
-  printf 'a\000b\000' >plain            # UTF-16LE without a BOM
-  utf16le_bom >marked
-  utf16le_bom >marked2
-  run --separate-stderr "$UTF8CONV" -f UTF-16LE -i plain marked marked2
+  printf 'ab' >plain                    # UTF-8 without a BOM
+  printf '\357\273\277hi\n' >marked  # UTF-8 with a BOM
+  printf '\357\273\277hi\n' >marked2
+  utf16le_bom >wide
+  run --separate-stderr "$UTF8CONV" -f auto -t UTF-16LE -i plain marked marked2 wide
   assert_equal "$status" 0
   assert_equal "$output" ""
   assert_equal "$stderr" ""
   # A later file's BOM is its own signature, not one in the middle of a
   # concatenation: it is carried to its own output.
-  assert_hex plain '61 62'
-  assert_hex marked 'ef bb bf 68 69 0a'
-  assert_hex marked2 'ef bb bf 68 69 0a'
+  assert_hex plain '61 00 62 00'
+  assert_hex marked 'ff fe 68 00 69 00 0a 00'
+  assert_hex marked2 'ff fe 68 00 69 00 0a 00'
+  assert_hex wide 'ff fe 68 00 69 00 0a 00'
+  # A UTF-16 BOM is not carried into UTF-8 (as iconv and dos2unix).
+  run -0 "$UTF8CONV" -f UTF-16LE -i wide
+  assert_hex wide '68 69 0a'
   no_temp_files
 }
 
@@ -181,7 +186,7 @@ utf16le_bom() {
   utf16le_bom >f
   run --separate-stderr "$UTF8CONV" -f UTF-16LE -i.bak f
   assert_equal "$status" 0
-  assert_hex f 'ef bb bf 68 69 0a'
+  assert_hex f '68 69 0a'
   assert_hex f.bak 'ff fe 68 00 69 00 0a 00'
   no_temp_files
 }
