@@ -111,4 +111,53 @@ size_t memo_decode (struct memo const *m, struct decoder *d,
 
 void memo_free (struct memo *m);
 
+/* The encoders' memo: what iconv(3) encodes each character to, once
+   asked, for the encoders that keep no state (iconv_table.c's, and the
+   bridge's for a stateless charset, iconv_bridge.c).  Pages of 256
+   entries, made as they are needed; an entry is 0 (not known yet),
+   ENC_NONE (iconv(3) cannot encode it), or the length of its bytes in
+   the low 4 bits and the bytes from bit 8 on.  */
+enum
+{
+  ENC_MAX_BYTES = 6,
+  ENC_NONE = 0xF,
+  ENC_PAGES = 0x110000 >> 8
+};
+
+struct enc_memo
+{
+  uint64_t **page;              /* ENC_PAGES pointers, or NULL.  */
+};
+
+/* What M knows of C: 0 when nothing.  */
+static inline uint64_t
+enc_memo_get (struct enc_memo const *m, ucs4_t c)
+{
+  uint64_t const *pg;
+  if (0x10FFFF < c || !m->page)
+    return 0;
+  pg = m->page[c >> 8];
+  return pg ? pg[c & 0xFF] : 0;
+}
+
+/* Write the bytes of the known entry V to OUT; their number, or -1 for
+   ENC_NONE.  */
+static inline int
+enc_memo_write (uint64_t v, uint8_t *out)
+{
+  unsigned int len = (unsigned int) (v & 0xF), k;
+  if (len == ENC_NONE)
+    return -1;
+  for (k = 0; k < len; k++)
+    out[k] = (uint8_t) (v >> (8 + 8 * k));
+  return (int) len;
+}
+
+/* Note in M that C encodes to S[0..LEN) (LEN <= ENC_MAX_BYTES), or
+   cannot be encoded when NONE; returns the entry.  */
+uint64_t enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s,
+                       size_t len, bool none);
+
+void enc_memo_free (struct enc_memo *m);
+
 #endif
