@@ -14,6 +14,8 @@
 #include "fast.h"
 
 #include "codecs/codecs.h"
+#include "codecs/iconv_bridge.h"
+#include "codecs/iconv_memo.h"
 
 #include <string.h>
 
@@ -179,6 +181,86 @@ utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                     n, err);
 }
 
+/* UTF-8 to a bridged charset whose encoders keep no state (as far as
+   they have shown): each character that the encoders' memo knows
+   (iconv_memo.h) is written as it says, up to one it does not know,
+   which the state machine takes (and the encoder asks iconv(3) about
+   and learns), or one it knows cannot be encoded, or an ill-formed
+   sequence.  Once an encoder of the charset has shown state, the
+   memo's `stateful' is set and this path converts nothing more: what
+   the encoder writes then depends on what came before.  */
+static struct enc_memo const *to_memo;
+
+/* The well-formed UTF-8 character at IN[0..N) of two or three bytes
+   (Table 3-7), read without a table; its length, or 0 for anything
+   else, which utf8_sequence reads.  */
+static inline int
+utf8_short (uint8_t const *in, size_t n, ucs4_t *c)
+{
+  uint8_t b = in[0];
+  if (0xC2 <= b && b <= 0xDF && n >= 2 && (in[1] & 0xC0) == 0x80)
+    {
+      *c = (ucs4_t) (b & 0x1F) << 6 | (in[1] & 0x3F);
+      return 2;
+    }
+  if ((b & 0xF0) == 0xE0 && n >= 3 && (in[1] & 0xC0) == 0x80
+      && (in[2] & 0xC0) == 0x80 && (b != 0xE0 || in[1] >= 0xA0)
+      && (b != 0xED || in[1] < 0xA0))
+    {
+      *c = ((ucs4_t) (b & 0x0F) << 12 | (ucs4_t) (in[1] & 0x3F) << 6
+            | (in[2] & 0x3F));
+      return 3;
+    }
+  return 0;
+}
+
+static size_t
+utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+              size_t *produced, uint64_t *newlines, struct codec_error *err)
+{
+  size_t i = 0, o = 0;
+  uint64_t nl = 0;
+  uint64_t *const *page = to_memo->page;
+
+  if (!to_memo->stateful && page)
+    while (i < n && cap - o >= MAX_ENCODED)
+      {
+        ucs4_t c = in[i];
+        enum err_kind kind;
+        uint64_t const *pg;
+        uint64_t v;
+        unsigned int len;
+        int r = 1;
+        if (c >= 0x80 && (r = utf8_short (in + i, n - i, &c)) == 0)
+          {
+            r = utf8_sequence (&utf8_form, in + i, n - i, false, &c, &kind);
+            if (r <= 0)
+              break;
+          }
+        pg = page[c >> 8];
+        v = pg ? pg[c & 0xFF] : 0;
+        len = (unsigned int) (v & 0xF);
+        if (v == 0 || len == ENC_NONE)
+          break;
+        /* OUT has MAX_ENCODED bytes of room: write 4 in any case.  */
+        out[o] = (uint8_t) (v >> 8);
+        out[o + 1] = (uint8_t) (v >> 16);
+        out[o + 2] = (uint8_t) (v >> 24);
+        out[o + 3] = (uint8_t) (v >> 32);
+        if (len > 4)
+          {
+            out[o + 4] = (uint8_t) (v >> 40);
+            out[o + 5] = (uint8_t) (v >> 48);
+          }
+        o += len;
+        nl += c == 0x0A;
+        i += (size_t) r;
+      }
+  *produced = o;
+  *newlines = nl;
+  return utf8_stop (in, i, n, err);
+}
+
 /* Fill the single-byte tables from the codec's own step functions, so
    that the fast path cannot disagree with it.  */
 static bool
@@ -264,6 +346,8 @@ fast_select (struct codec const *from, struct codec const *to)
       if ((to->flags & CODEC_SINGLE_BYTE)
           && make_single_byte_tables (to, false))
         return utf8_to_single_byte;
+      if ((to->flags & CODEC_STATEFUL) && (to_memo = iconv_bridge_enc_memo (to)))
+        return utf8_to_memo;
       return NULL;
     }
   if (to != &codec_utf8)

@@ -317,6 +317,8 @@ enc_learn (struct bridge const *b, struct handle *h, ucs4_t c,
     }
   else
     h->enc_on = false;
+  if (!h->enc_on)
+    b->enc->stateful = true;
 }
 
 static void
@@ -720,11 +722,20 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
 
   for (i = 0; i < count; i++)
     {
-      ucs4_t c = cp[i];
+      ucs4_t c;
       uint8_t buf[4];
       size_t used, bytes;
       int err;
 
+      /* What the memo knows, in a loop of its own.  */
+      if (h->enc_on && enc_memo_run (b->enc, cp, &i, count, out, &o, cap))
+        {
+          status = ENCODE_UNENCODABLE;
+          break;
+        }
+      if (i == count)
+        break;
+      c = cp[i];
       if (cap - o < MAX_ENCODED)
         {
           status = ENCODE_OUTPUT_FULL;
@@ -743,19 +754,6 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
         {
           status = ENCODE_UNENCODABLE;
           break;
-        }
-      if (h->enc_on)
-        {
-          uint64_t v = enc_memo_get (b->enc, c);
-          int r = v ? enc_memo_write (v, out + o) : 0;
-          if (r < 0)
-            {
-              status = ENCODE_UNENCODABLE;
-              break;
-            }
-          o += (size_t) r;
-          if (r > 0)
-            continue;
         }
       buf[0] = (uint8_t) c;
       buf[1] = (uint8_t) (c >> 8);
@@ -912,4 +910,19 @@ iconv_bridge_find (char const *name, bool translit,
   b->next = bridges;
   bridges = b;
   return &b->sc.codec;
+}
+
+struct enc_memo const *
+iconv_bridge_enc_memo (struct codec const *c)
+{
+  struct bridge *b;
+  for (b = bridges; b; b = b->next)
+    if (&b->sc.codec == c)
+      break;
+  if (!b || (c->flags & CODEC_UNICODE) || b->translit
+      || b->to_name != b->name)
+    return NULL;
+  if (!b->charset->decided)
+    memo_probe_charset (b->charset, b->name);
+  return b->charset->suits ? b->enc : NULL;
 }

@@ -127,6 +127,8 @@ enum
 struct enc_memo
 {
   uint64_t **page;              /* ENC_PAGES pointers, or NULL.  */
+  bool stateful;                /* An encoder of the charset has shown
+                                   state: no fast path reads it.  */
 };
 
 /* What M knows of C: 0 when nothing.  */
@@ -151,6 +153,39 @@ enc_memo_write (uint64_t v, uint8_t *out)
   for (k = 0; k < len; k++)
     out[k] = (uint8_t) (v >> (8 + 8 * k));
   return (int) len;
+}
+
+/* Encode CP[*I..N) with what M knows into OUT from *O, while OUT has
+   MAX_ENCODED bytes of room below CAP, and move *I and *O past them.
+   Stops at a value M does not know (*I < N), or returns true at one
+   that M knows cannot be encoded.  */
+static inline bool
+enc_memo_run (struct enc_memo const *m, ucs4_t const *cp, size_t *i,
+              size_t n, uint8_t *out, size_t *o, size_t cap)
+{
+  size_t k = *i, w = *o;
+  bool none = false;
+  if (!m->page)
+    return false;
+  while (k < n && cap - w >= MAX_ENCODED)
+    {
+      ucs4_t c = cp[k];
+      uint64_t const *pg = c <= 0x10FFFF ? m->page[c >> 8] : NULL;
+      uint64_t v = pg ? pg[c & 0xFF] : 0;
+      unsigned int len = (unsigned int) (v & 0xF), j;
+      if (v == 0 || len == ENC_NONE)
+        {
+          none = v != 0;
+          break;
+        }
+      for (j = 0; j < len; j++)
+        out[w + j] = (uint8_t) (v >> (8 + 8 * j));
+      w += len;
+      k++;
+    }
+  *i = k;
+  *o = w;
+  return none;
 }
 
 /* Note in M that C encodes to S[0..LEN) (LEN <= ENC_MAX_BYTES), or
