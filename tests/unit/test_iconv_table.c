@@ -89,8 +89,11 @@ int
 main (void)
 {
   static char const *const tables[] = {
-    "KOI8-R", "KOI8-U", "CP1250", "CP1251", "CP1253", "CP866",
-    "ISO-8859-2", "ISO-8859-5", "ISO-8859-7", "MACINTOSH", "IBM037"
+    "KOI8-R", "KOI8-U", "CP1250", "CP1251", "CP1253", "CP1254", "CP1256",
+    "CP1257", "CP437", "CP850", "CP866", "ISO-8859-2", "ISO-8859-3",
+    "ISO-8859-4", "ISO-8859-5", "ISO-8859-6", "ISO-8859-7", "ISO-8859-8",
+    "ISO-8859-9", "ISO-8859-10", "ISO-8859-11", "ISO-8859-13",
+    "ISO-8859-14", "ISO-8859-15", "ISO-8859-16", "MACINTOSH", "IBM037"
   };
   static char const *const bridged[] = {
     "CP1255", "CP1258", "TCVN", "IBM930", "ISO-2022-JP", "ISO-2022-KR",
