@@ -189,11 +189,13 @@ probe_decode (iconv_t cd, ucs4_t *dec)
       uint8_t byte = (uint8_t) b, out[4 * PIVOT_MIN_ROOM];
       size_t used, bytes;
       int err;
-      iconv (cd, NULL, NULL, NULL, NULL);
+      /* CD is in its initial state: new, reset after an error, or
+         flushed after a value.  */
       bytes = bridge_convert (cd, &byte, 1, out, sizeof out, &used, &err);
       if (used == 0 && bytes == 0 && err == EILSEQ)
         {
           dec[b] = TABLE_UNDEFINED;
+          iconv (cd, NULL, NULL, NULL, NULL);
           continue;
         }
       if (used != 1 || bytes != 4 || err != 0
@@ -206,6 +208,40 @@ probe_decode (iconv_t cd, ucs4_t *dec)
     }
   return (n > 0 && together (cd, def, n, dec, false)
           && together (cd, def, n, dec, true));
+}
+
+/* Note in T's memo what iconv(3) encodes each value of its table to:
+   all of them in one call when that gives each its own byte (one call
+   instead of 256, at each start), else one by one.  */
+static void
+encode_table (struct table_codec *t)
+{
+  uint8_t in[4 * 256], out[256 + MAX_ENCODED], own[256];
+  size_t n = 0, k, used, bytes;
+  unsigned int b;
+  int err;
+
+  for (b = 0; b < 256; b++)
+    if (t->dec[b] != TABLE_UNDEFINED)
+      {
+        ucs4_t c = t->dec[b];
+        in[4 * n] = (uint8_t) c;
+        in[4 * n + 1] = (uint8_t) (c >> 8);
+        in[4 * n + 2] = (uint8_t) (c >> 16);
+        in[4 * n + 3] = (uint8_t) (c >> 24);
+        own[n++] = (uint8_t) b;
+      }
+  iconv (t->cd, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (t->cd, in, 4 * n, out, sizeof out, &used, &err);
+  if (err == 0 && bytes == n && memcmp (out, own, n) == 0
+      && flush_into (t->cd, out, sizeof out) == 0)
+    for (k = 0; k < n; k++)
+      enc_memo_put (&t->memo, t->dec[own[k]], own + k, 1, false);
+  else
+    for (b = 0; b < 256; b++)
+      if (t->dec[b] != TABLE_UNDEFINED
+          && !enc_memo_get (&t->memo, t->dec[b]))
+        table_ask (t, t->dec[b]);
 }
 
 /* Make the table codec of NAME, or NULL.  */
@@ -229,10 +265,7 @@ make_table (char const *name)
       return NULL;
     }
   iconv_close (cd);
-  /* What iconv(3) encodes each value of the table to.  */
-  for (b = 0; b < 256; b++)
-    if (t->dec[b] != TABLE_UNDEFINED && !enc_memo_get (&t->memo, t->dec[b]))
-      table_ask (t, t->dec[b]);
+  encode_table (t);
   for (b = 0; b < 0x80 && ascii; b++)
     ascii = (t->dec[b] == b
              && enc_memo_get (&t->memo, b) == ((uint64_t) b << 8 | 1));
