@@ -192,26 +192,46 @@ utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
 static struct enc_memo const *to_memo;
 
 /* The well-formed UTF-8 character at IN[0..N) of two or three bytes
-   (Table 3-7), read without a table; its length, or 0 for anything
-   else, which utf8_sequence reads.  */
+   (Table 3-7: no overlong form, no surrogate), read without a table;
+   its length, or 0 for anything else, which utf8_sequence reads.  */
 static inline int
 utf8_short (uint8_t const *in, size_t n, ucs4_t *c)
 {
   uint8_t b = in[0];
-  if (0xC2 <= b && b <= 0xDF && n >= 2 && (in[1] & 0xC0) == 0x80)
+  if (b < 0xE0)
     {
+      if (b < 0xC2 || n < 2 || (in[1] & 0xC0) != 0x80)
+        return 0;
       *c = (ucs4_t) (b & 0x1F) << 6 | (in[1] & 0x3F);
       return 2;
     }
-  if ((b & 0xF0) == 0xE0 && n >= 3 && (in[1] & 0xC0) == 0x80
-      && (in[2] & 0xC0) == 0x80 && (b != 0xE0 || in[1] >= 0xA0)
-      && (b != 0xED || in[1] < 0xA0))
+  if (b < 0xF0 && n >= 3 && (in[1] & 0xC0) == 0x80
+      && (in[2] & 0xC0) == 0x80)
     {
-      *c = ((ucs4_t) (b & 0x0F) << 12 | (ucs4_t) (in[1] & 0x3F) << 6
-            | (in[2] & 0x3F));
+      ucs4_t v = ((ucs4_t) (b & 0x0F) << 12 | (ucs4_t) (in[1] & 0x3F) << 6
+                  | (in[2] & 0x3F));
+      if (v < 0x800 || (0xD800 <= v && v < 0xE000))
+        return 0;
+      *c = v;
       return 3;
     }
   return 0;
+}
+
+/* Write the bytes of the memo's entry V (see iconv_memo.h) to OUT,
+   which has MAX_ENCODED bytes of room: 8 at once on a little-endian
+   machine.  */
+static inline void
+put_entry (uint64_t v, uint8_t *out)
+{
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t bytes = v >> 8;
+  memcpy (out, &bytes, sizeof bytes);
+#else
+  unsigned int j;
+  for (j = 0; j < ENC_MAX_BYTES; j++)
+    out[j] = (uint8_t) (v >> (8 + 8 * j));
+#endif
 }
 
 static size_t
@@ -221,17 +241,20 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
   size_t i = 0, o = 0;
   uint64_t nl = 0;
   uint64_t *const *page = to_memo->page;
+  /* Room for MAX_ENCODED bytes while O is at most LIMIT.  */
+  size_t limit = cap >= MAX_ENCODED ? cap - MAX_ENCODED : 0;
 
-  if (!to_memo->stateful && page)
-    while (i < n && cap - o >= MAX_ENCODED)
+  if (!to_memo->stateful && page && cap >= MAX_ENCODED)
+    while (i < n && o <= limit)
       {
         ucs4_t c = in[i];
         enum err_kind kind;
         uint64_t const *pg;
         uint64_t v;
-        unsigned int len;
         int r = 1;
-        if (c >= 0x80 && (r = utf8_short (in + i, n - i, &c)) == 0)
+        if (c < 0x80)
+          nl += c == 0x0A;
+        else if ((r = utf8_short (in + i, n - i, &c)) == 0)
           {
             r = utf8_sequence (&utf8_form, in + i, n - i, false, &c, &kind);
             if (r <= 0)
@@ -239,21 +262,13 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
           }
         pg = page[c >> 8];
         v = pg ? pg[c & 0xFF] : 0;
-        len = (unsigned int) (v & 0xF);
-        if (v == 0 || len == ENC_NONE)
-          break;
-        /* OUT has MAX_ENCODED bytes of room: write 4 in any case.  */
-        out[o] = (uint8_t) (v >> 8);
-        out[o + 1] = (uint8_t) (v >> 16);
-        out[o + 2] = (uint8_t) (v >> 24);
-        out[o + 3] = (uint8_t) (v >> 32);
-        if (len > 4)
+        if (v == 0 || (v & 0xF) == ENC_NONE)
           {
-            out[o + 4] = (uint8_t) (v >> 40);
-            out[o + 5] = (uint8_t) (v >> 48);
+            nl -= c == 0x0A;
+            break;
           }
-        o += len;
-        nl += c == 0x0A;
+        put_entry (v, out + o);
+        o += v & 0xF;
         i += (size_t) r;
       }
   *produced = o;

@@ -285,6 +285,24 @@ memo_case() {
   assert_equal "$(cat err)" "utf8conv: in:1: byte 9: cannot encode U+20AC in SHIFT_JIS: E2 82 AC (unencodable character)"
 }
 
+@test "UTF-8 to a stateless multi-byte output: the fast path through what it learned stops at an invalid byte, with its line" {
+  # 日本語 and a newline 30 times, FF, and 30 times again: the fast path
+  # takes over once the characters are learned, and must stop at FF
+  # having counted 30 lines.
+  local t='' want='' kr='' k bs
+  for k in $(seq 30); do
+    t="$t\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\n"
+    want="${want}93fa967b8cea0a"
+    kr="${kr}eceddce2e5de0a"
+  done
+  for bs in 65536 1 7; do
+    conv 0 "${want}3f$want" "$t\xff$t" -t SHIFT_JIS -e replace --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:31: byte 300: invalid UTF-8: FF (invalid byte); 1 error replaced in this file"
+  done
+  conv 1 "$kr" "$t\xff$t" -t EUC-KR
+  assert_equal "$(cat err)" "utf8conv: in:31: byte 300: invalid UTF-8: FF (invalid byte)"
+}
+
 @test "a stateful bridged output is reset at the end and at a strict stop" {
   conv 0 '611b2442467c1b2842' 'a\xe6\x97\xa5' -t ISO-2022-JP
   conv 1 '611b2442467c1b2842' 'a\xe6\x97\xa5\xe2\x82\xac' -t ISO-2022-JP
