@@ -16,6 +16,7 @@
 #include "codecs/codecs.h"
 #include "codecs/iconv_bridge.h"
 #include "codecs/iconv_memo.h"
+#include "codecs/iconv_table.h"
 
 #include <string.h>
 
@@ -276,6 +277,57 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
   return utf8_stop (in, i, n, err);
 }
 
+/* A table code page of iconv(3) (iconv_table.c) whose bytes 00..7F are
+   not ASCII (EBCDIC, some ISO 646 variants and IBM PC pages) to UTF-8,
+   byte by byte through its table: the UTF-8 form of each byte's value,
+   its length in the last byte, 0 where the byte is undefined.  */
+static uint8_t table_utf8[256][4];
+
+static size_t
+table_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+               size_t *produced, uint64_t *newlines, struct codec_error *err)
+{
+  size_t i, o = 0, m = min (n, cap / 3);
+  uint64_t nl = 0;
+  err->len = 0;
+  for (i = 0; i < m; i++)
+    {
+      uint8_t const *u = table_utf8[in[i]];
+      if (u[3] == 0)
+        break;
+      out[o] = u[0];
+      out[o + 1] = u[1];
+      out[o + 2] = u[2];
+      o += u[3];
+      nl += u[3] == 1 && u[0] == 0x0A;
+    }
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
+
+/* Fill table_utf8 from the decode table T.  */
+static void
+make_table_utf8 (ucs4_t const *t)
+{
+  unsigned int b;
+  for (b = 0; b < 256; b++)
+    {
+      ucs4_t c = t[b];
+      uint8_t *u = table_utf8[b];
+      memset (u, 0, 4);
+      if (c < 0x80)
+        u[0] = (uint8_t) c, u[3] = 1;
+      else if (c < 0x800)
+        u[0] = (uint8_t) (0xC0 | c >> 6), u[1] = (uint8_t) (0x80 | (c & 0x3F)),
+          u[3] = 2;
+      else if (c < 0x10000 && !(0xD800 <= c && c < 0xE000))
+        u[0] = (uint8_t) (0xE0 | c >> 12),
+          u[1] = (uint8_t) (0x80 | (c >> 6 & 0x3F)),
+          u[2] = (uint8_t) (0x80 | (c & 0x3F)), u[3] = 3;
+    }
+}
+
 /* Fill the single-byte tables from the codec's own step functions, so
    that the fast path cannot disagree with it.  */
 static bool
@@ -361,7 +413,11 @@ fast_select (struct codec const *from, struct codec const *to)
       if ((to->flags & CODEC_SINGLE_BYTE)
           && make_single_byte_tables (to, false))
         return utf8_to_single_byte;
-      if ((to->flags & CODEC_STATEFUL) && (to_memo = iconv_bridge_enc_memo (to)))
+      /* The other table code pages, and the bridge while its encoders
+         keep no state: the encoders' memo.  */
+      if ((to_memo = iconv_table_memo (to))
+          || ((to->flags & CODEC_STATEFUL)
+              && (to_memo = iconv_bridge_enc_memo (to))))
         return utf8_to_memo;
       return NULL;
     }
@@ -374,6 +430,11 @@ fast_select (struct codec const *from, struct codec const *to)
   if ((from->flags & CODEC_SINGLE_BYTE)
       && make_single_byte_tables (from, true))
     return single_byte_to_utf8;
+  if (!(from->flags & CODEC_SINGLE_BYTE) && iconv_table_of (from))
+    {
+      make_table_utf8 (iconv_table_of (from));
+      return table_to_utf8;
+    }
   return NULL;
 }
 

@@ -277,6 +277,19 @@ memo_case() {
   cmp out want
 }
 
+@test "an EBCDIC code page of iconv(3) (a table without ASCII) converts as iconv(1), both ways" {
+  command -v iconv >/dev/null || skip "iconv(1) is not installed"
+  local bs
+  printf "$(printf '\\x%02x' $(seq 0 255) $(seq 255 -1 0))" >all
+  iconv -f IBM037 -t UTF-8 all >want
+  for bs in 65536 1 5; do
+    run -0 "$UTF8CONV" -f IBM037 --block-size=$bs -o out all
+    cmp out want
+    run -0 "$UTF8CONV" -t IBM037 --block-size=$bs -o back want
+    cmp back all
+  done
+}
+
 @test "a stateless multi-byte output remembers what iconv(3) encoded: the same bytes the second time" {
   # 日本語 twice, with the euro sign that SHIFT_JIS lacks between.
   local t='\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e'

@@ -313,3 +313,11 @@ iconv_table_of (struct codec const *c)
     return NULL;
   return table_of (c)->dec;
 }
+
+struct enc_memo const *
+iconv_table_memo (struct codec const *c)
+{
+  if (c->decode != table_decode_ascii && c->decode != table_decode_any)
+    return NULL;
+  return &table_of (c)->memo;
+}

@@ -20,4 +20,10 @@ struct codec const *iconv_table_find (char const *name);
    defines nothing), or NULL when C is not a table codec.  */
 ucs4_t const *iconv_table_of (struct codec const *c);
 
+struct enc_memo;
+
+/* The encoder's memo of the table codec C (iconv_memo.h), or NULL when C
+   is not a table codec: fast.c's path from UTF-8 reads it.  */
+struct enc_memo const *iconv_table_memo (struct codec const *c);
+
 #endif
