@@ -125,3 +125,26 @@ skip_under_valgrind() {
   [ -z "${UTF8CONV_VALGRIND-}" ] ||
     skip "block size covered by the plain and ASan runs, not repeated under valgrind"
 }
+
+# skip_under_qemu WHY: the CLI suite of a cross build runs utf8conv
+# through tests/qemu-wrapper (UTF8CONV_QEMU=1; tests/check-ports):
+# skip a test that cannot run that way, saying WHY.
+skip_under_qemu() {
+  [ -z "${UTF8CONV_QEMU-}" ] || skip "utf8conv runs under an emulator: $1"
+}
+
+# require_charset NAME...: skip the test when the iconv(3) utf8conv was
+# built with lacks a charset NAME (musl's, or glibc's under qemu-user
+# without the target's gconv modules).  Where configure says iconv(3)
+# must know it (UTF8CONV_ICONV_COMPLETE=yes: glibc natively, or GNU
+# libiconv), a missing charset fails the test instead.
+require_charset() {
+  local cs
+  for cs; do
+    "$UTF8CONV" -f "$cs" -t UTF-8 </dev/null >/dev/null 2>&1 && continue
+    [ "${UTF8CONV_ICONV_COMPLETE-}" != yes ] ||
+      fail "iconv(3) does not know $cs, and configure says it must"
+    skip "this iconv(3) has no $cs (musl, or glibc without its gconv modules)"
+  done
+}
+

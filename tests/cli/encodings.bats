@@ -167,6 +167,31 @@ translit_cases() {
   conv 0 '0a93fa3f' '\n\xe6\x97\xa5\xe2\x82\xac' -t SHIFT_JIS -e replace
 }
 
+@test "a character a bridged charset lacks is unencodable, exit 1, never the '*' of musl's iconv(3)" {
+  require_charset SHIFT_JIS
+  # musl's iconv() writes '*' for it and counts an irreversible
+  # conversion, where glibc's says EILSEQ: the same error either way.
+  conv 1 '68' 'h\xc3\xa9\n' -t SHIFT_JIS
+  assert_equal "$(cat err)" "utf8conv: in:1: byte 1: cannot encode U+00E9 in SHIFT_JIS: C3 A9 (unencodable character)"
+  conv 0 '683f0a' 'h\xc3\xa9\n' -t SHIFT_JIS -e replace
+  conv 0 '6893fa0a' 'h\xe6\x97\xa5\n' -t SHIFT_JIS
+}
+
+@test "a name the C library's iconv(3) cannot open is unknown, exit 2, and never suggested" {
+  # iconv --list may be another C library's (the host's under qemu-user,
+  # glibc's beside a static musl build): only names iconv(3) opens count.
+  local name
+  for name in ISO-2022-CN-EXT IBM930 TSCII; do
+    if ! "$UTF8CONV" -f "$name" </dev/null >/dev/null 2>&1; then
+      run -2 --separate-stderr "$UTF8CONV" -f "$name" </dev/null
+      [[ ${stderr_lines[0]} == "utf8conv: unknown encoding '$name'"* ]] || fail "${stderr_lines[0]}"
+      [[ ${stderr_lines[0]} != *"'$name'"*"'$name'"* ]] || fail "suggested itself: ${stderr_lines[0]}"
+      run -0 "$UTF8CONV" --list
+      refute_line "$name"
+    fi
+  done
+}
+
 # The bridge's memo reads again the characters iconv(3) has decoded
 # (src/core/codecs/iconv_bridge.c): real text, its characters repeated,
 # must come out exactly, and errors where they are, at every block size.
