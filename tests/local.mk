@@ -168,6 +168,8 @@ EXTRA_DIST += \
 	tests/README \
 	tests/valgrind-wrapper \
 	tests/valgrind.supp \
+	tests/qemu-wrapper \
+	tests/check-ports \
 	build-aux/tap-driver.sh
 
 ## ---------------------------------------------------------------------
