@@ -11,6 +11,7 @@ SAMPLES="$UTF8CONV_SRCDIR/tests/detect/samples"
 
 # detects LANG ENC: the sample LANG encoded in ENC is detected as ENC.
 detects() {
+  require_detection_charsets
   "$UTF8CONV" -t "$2" "$SAMPLES/$1.txt" >"$1.$2"
   run -0 "$UTF8CONV" --detect "$1.$2"
   [[ $output =~ ^"$1.$2: $2 (confidence "(0|1)\.[0-9][0-9]")"$ ]] \
@@ -41,6 +42,7 @@ round_trips() {
 # auto converts it back to the sample's bytes.  For text that holds no
 # byte on which the two differ: its name cannot be told from its bytes.
 reads_back() {
+  require_detection_charsets
   "$UTF8CONV" -t "$2" "$SAMPLES/$1.txt" >"$1.$2"
   "$UTF8CONV" -f "$3" "$1.$2" | cmp - "$SAMPLES/$1.txt" \
     || fail "$1 reads otherwise in $2 and $3: the test needs another sample"

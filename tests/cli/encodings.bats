@@ -17,6 +17,7 @@ ENC=$GOLDEN/encodings
 # ways and KOI8-R//TRANSLIT as glibc's iconv(1) converts them, with
 # aliases in either case.
 run_encodings() {
+  require_full_iconv
   run_manifest "$ENC" 10 "$@"
 }
 
@@ -82,6 +83,7 @@ run_encodings() {
 }
 
 @test "//TRANSLIT on a built-in target: the euro sign is EUR" {
+  require_full_iconv
   conv 0 '455552' '\xe2\x82\xac' -t ISO-8859-1//TRANSLIT
   # What the built-in codec can encode stays exact (WHATWG's 81, which
   # glibc's CP1252 lacks); iconv(3) transliterates the rest (U+2190).
@@ -94,6 +96,7 @@ run_encodings() {
 # curly quotes; '?' and exit 0 for a character there is no rule for, as
 # before; a bridged target (KOI8-R has no i with diaeresis) too.
 translit_cases() {
+  require_full_iconv
   conv 0 '6e616976652073732045555220227122202773270a' \
     'na\xc3\xafve \xc3\x9f \xe2\x82\xac \xe2\x80\x9cq\xe2\x80\x9d \xe2\x80\x98s\xe2\x80\x99\n' -t ASCII//TRANSLIT
   conv 0 '613f62' 'a\xe6\x97\xa5b' -t ASCII//TRANSLIT
@@ -118,6 +121,7 @@ translit_cases() {
 }
 
 @test "an invalid byte in a bridged input: one U+FFFD per byte under replace" {
+  require_charset SHIFT_JIS
   conv 0 '61efbfbd62e697a5' 'a\x80b\x93\xfa' -f SHIFT_JIS -e replace
   assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid SHIFT_JIS: 80 (invalid byte); 1 error replaced in this file"
   conv 1 '61' 'a\x80b' -f SHIFT_JIS
@@ -125,11 +129,13 @@ translit_cases() {
 }
 
 @test "a truncated character at the end of a bridged input" {
+  require_charset SHIFT_JIS
   conv 0 '61efbfbd' 'a\x93' -f SHIFT_JIS -e replace
   assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid SHIFT_JIS: 93 (truncated sequence); 1 error replaced in this file"
 }
 
 @test "a bridged decoder's held letter comes out before an error, under every policy (CP1258, CP1255)" {
+  require_full_iconv
   # glibc's CP1258 and CP1255 hold a letter back until the next byte
   # shows whether a mark composes with it; iconv(1) loses it at a stop.
   local bs
@@ -152,6 +158,7 @@ translit_cases() {
 }
 
 @test "a stateful bridged decoder keeps its state after an error (ISO-2022-JP, UTF-7)" {
+  require_full_iconv
   # ESC $ B, kanji, two invalid bytes, kanji again, ESC ( B, ASCII.
   conv 0 '61e697a5efbfbdefbfbde69cac62' 'a\x1b$BF|\x80\x80K\\\x1b(Bb' -f ISO-2022-JP -e replace
   conv 0 '61e697a55c7838305c783830e69cac62' 'a\x1b$BF|\x80\x80K\\\x1b(Bb' -f ISO-2022-JP -e escape
@@ -162,6 +169,7 @@ translit_cases() {
 }
 
 @test "an unencodable character in a bridged output: offset, line, bytes" {
+  require_charset SHIFT_JIS
   conv 1 '0a93fa' '\n\xe6\x97\xa5\xe2\x82\xac' -t SHIFT_JIS
   assert_equal "$(cat err)" "utf8conv: in:2: byte 4: cannot encode U+20AC in SHIFT_JIS: E2 82 AC (unencodable character)"
   conv 0 '0a93fa3f' '\n\xe6\x97\xa5\xe2\x82\xac' -t SHIFT_JIS -e replace
@@ -231,17 +239,20 @@ memo_case() {
 }
 
 @test "the iconv(3) bridge: Japanese text in SHIFT_JIS and EUC-JP, whole, with errors, at every block size" {
+  require_charset SHIFT_JIS EUC-JP ISO-2022-JP
   memo_case ja SHIFT_JIS 93
   memo_case ja EUC-JP a4
 }
 
 @test "the iconv(3) bridge: Chinese text in GB18030 and BIG5, Korean in EUC-KR, with errors, at every block size" {
+  require_full_iconv
   memo_case zh_CN GB18030 81
   memo_case zh_TW BIG5 a4
   memo_case ko EUC-KR b0
 }
 
 @test "the iconv(3) bridge: an illegal byte and a lead byte before a newline inside multi-byte text" {
+  require_full_iconv
   # 日本 a 日 FF 本 (0x93 then a newline: one illegal byte, the newline
   # read again) 本, twice: the second time from the memo.
   local bs t='\x93\xfa\x96\x7ba\x93\xfa\xff\x96\x7b\x93\n\x96\x7b'
@@ -255,6 +266,7 @@ memo_case() {
 }
 
 @test "the iconv(3) bridge: a character a legacy output cannot hold is named with its input bytes and offset" {
+  require_full_iconv
   # 日本 and a newline three times, then 日, then 辻 (92 D2) and ｶ (B6),
   # which EUC-KR lacks: offsets and bytes in SHIFT_JIS.
   local bs t='\x93\xfa\x96\x7b\n'
@@ -275,6 +287,7 @@ memo_case() {
 }
 
 @test "a stateful bridged output is reset at the end and at a strict stop" {
+  require_charset ISO-2022-JP
   conv 0 '611b2442467c1b2842' 'a\xe6\x97\xa5' -t ISO-2022-JP
   conv 1 '611b2442467c1b2842' 'a\xe6\x97\xa5\xe2\x82\xac' -t ISO-2022-JP
   conv 0 '611b2442467c1b28423f' 'a\xe6\x97\xa5\xe2\x82\xac' -t ISO-2022-JP -e replace
