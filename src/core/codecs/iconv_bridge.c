@@ -979,7 +979,10 @@ iconv_bridge_list (FILE *out)
          "the C library"
 #endif
          ", as listed by 'iconv --list'):\n", out);
-  fflush (out);
+  /* No fflush: the names come through a pipe, and a write error (a
+     full disk) must stay pending for close_stdout, which reports it
+     with its errno; flushed here, the names that iconv_open refuses
+     would leave nothing pending, and errno would be lost.  */
   return read_names (print_name, out, false);
 }
 
