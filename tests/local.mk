@@ -166,13 +166,17 @@ AM_BATS_LOG_DRIVER_FLAGS = --ignore-exit
 # UTF8CONV_TESTDATA (shared test data: UTF-8-test.txt, WHATWG indexes)
 # defaults to ../shared/testdata next to the source tree; the tests that
 # need it skip when it is absent (as in "make distcheck").
+# UTF8CONV_ICONV_COMPLETE (configure.ac) is "yes" where iconv(3) must
+# know every charset the tests of the bridge use; elsewhere they skip.
 AM_TESTS_ENVIRONMENT = \
 	UTF8CONV='$(abs_top_builddir)/src/utf8conv$(EXEEXT)'; \
 	export UTF8CONV; \
 	UTF8CONV_SRCDIR='$(abs_top_srcdir)'; \
 	export UTF8CONV_SRCDIR; \
 	: "$${UTF8CONV_TESTDATA=$(abs_top_srcdir)/../shared/testdata}"; \
-	export UTF8CONV_TESTDATA;
+	export UTF8CONV_TESTDATA; \
+	: "$${UTF8CONV_ICONV_COMPLETE=$(ICONV_COMPLETE)}"; \
+	export UTF8CONV_ICONV_COMPLETE;
 
 EXTRA_DIST += \
 	$(CLI_TESTS) \
@@ -185,6 +189,8 @@ EXTRA_DIST += \
 	tests/README \
 	tests/valgrind-wrapper \
 	tests/valgrind.supp \
+	tests/qemu-wrapper \
+	tests/check-ports \
 	build-aux/tap-driver.sh
 
 ## ---------------------------------------------------------------------

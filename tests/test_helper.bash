@@ -120,8 +120,66 @@ run_manifest() {
 # skip_under_valgrind: the CI pass under valgrind memcheck (.ci/run sets
 # UTF8CONV_VALGRIND=1) runs each golden manifest whole and byte by byte
 # only; the other block sizes are covered by the plain and ASan passes,
-# and under valgrind they would take most of CI's time.
+# and under valgrind they would take most of CI's time.  So does CI's
+# pass under qemu-user (tests/check-ports --cli=some sets
+# UTF8CONV_QUICK=1): where the input is split does not depend on the
+# target, and each run of utf8conv there starts an emulator.
 skip_under_valgrind() {
   [ -z "${UTF8CONV_VALGRIND-}" ] ||
     skip "block size covered by the plain and ASan runs, not repeated under valgrind"
+  [ -z "${UTF8CONV_QUICK-}" ] ||
+    skip "block size covered by the native runs, not repeated under an emulator"
 }
+
+# skip_under_qemu WHY: the CLI suite of a cross build runs utf8conv
+# through tests/qemu-wrapper (UTF8CONV_QEMU=1; tests/check-ports):
+# skip a test that cannot run that way, saying WHY.
+skip_under_qemu() {
+  [ -z "${UTF8CONV_QEMU-}" ] || skip "utf8conv runs under an emulator: $1"
+}
+
+# require_charset NAME...: skip the test when the iconv(3) utf8conv was
+# built with lacks a charset NAME (musl's, or glibc's under qemu-user
+# without the target's gconv modules).  Where configure says iconv(3)
+# must know it (UTF8CONV_ICONV_COMPLETE=yes: glibc natively, or GNU
+# libiconv), a missing charset fails the test instead.
+require_charset() {
+  local cs
+  for cs; do
+    "$UTF8CONV" -f "$cs" -t UTF-8 </dev/null >/dev/null 2>&1 && continue
+    [ "${UTF8CONV_ICONV_COMPLETE-}" != yes ] ||
+      fail "iconv(3) does not know $cs, and configure says it must"
+    skip "this iconv(3) has no $cs (musl, or glibc without its gconv modules)"
+  done
+}
+
+# require_detection_charsets: skip (see require_charset) unless iconv(3)
+# has every code page -f auto weighs (src/core/detect_score.c): without
+# one, the detector has fewer candidates, and its choices and
+# confidences differ.
+require_detection_charsets() {
+  require_charset CP1250 CP1251 KOI8-R KOI8-U ISO-8859-5 CP1253 ISO-8859-7 \
+    CP1254 CP1255 CP1256 CP1257 ISO-8859-2 ISO-8859-15 CP850 CP437 MACINTOSH \
+    SHIFT_JIS EUC-JP EUC-KR BIG5 GB18030
+}
+
+# require_full_iconv: skip a test whose expected bytes are glibc's
+# iconv(3) with its gconv modules (golden files made with glibc, its
+# //TRANSLIT rules, its handling of held letters and shift states)
+# where configure found another (musl's, whose SHIFT_JIS reads 5C as a
+# backslash and which has no //TRANSLIT, or glibc's without its modules
+# under qemu-user): UTF8CONV_ICONV_COMPLETE is not "yes".
+require_full_iconv() {
+  [ "${UTF8CONV_ICONV_COMPLETE-}" = yes ] ||
+    skip "expects glibc's iconv(3) with its gconv modules; this one is musl's, or lacks them"
+}
+
+# have_target NAME: whether utf8conv accepts -t NAME; where iconv(3)
+# must be complete, a refusal fails the test.
+have_target() {
+  "$UTF8CONV" -t "$1" </dev/null >/dev/null 2>&1 && return 0
+  [ "${UTF8CONV_ICONV_COMPLETE-}" != yes ] ||
+    fail "utf8conv refuses -t $1, and configure says iconv(3) has it"
+  return 1
+}
+

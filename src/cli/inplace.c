@@ -38,6 +38,29 @@
 
 #include "error.h"
 #include "full-write.h"
+
+/* A C library without renameat2 (musl 1.2.3, glibc before 2.28) on
+   Linux 3.15 or later still has the system call: call it directly, so
+   that a backup is never renamed over an existing file there either.
+   Elsewhere rename_to_backup checks first, which leaves a short
+   window (doc/DESIGN.md, "Portability").  */
+#if !HAVE_RENAMEAT2 && defined __linux__
+# include <sys/syscall.h>
+# if defined SYS_renameat2
+#  ifndef RENAME_NOREPLACE
+#   define RENAME_NOREPLACE (1 << 0)
+#  endif
+static int
+renameat2 (int olddirfd, char const *oldpath, int newdirfd,
+           char const *newpath, unsigned int flags)
+{
+  return (int) syscall (SYS_renameat2, olddirfd, oldpath, newdirfd,
+                        newpath, flags);
+}
+#  undef HAVE_RENAMEAT2
+#  define HAVE_RENAMEAT2 1
+# endif
+#endif
 #include "safe-read.h"
 #include "xalloc.h"
 

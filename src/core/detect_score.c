@@ -161,7 +161,11 @@ legacy_single_byte (struct codec const *c, uint32_t table[128])
       decoder_init (&d, c);
       st = c->decode (&d, &byte, &len, true, &p);
       decoder_release (&d);
-      if (st == DECODE_MALFORMED && d.error.len == 1 && b >= 0x80)
+      /* A lead byte that more bytes should follow (a truncated
+         character) makes a multi-byte encoding: musl's SHIFT_JIS, whose
+         bytes below 0x80 are ASCII, told apart only by that.  */
+      if (st == DECODE_MALFORMED && d.error.len == 1 && b >= 0x80
+          && d.error.kind != ERR_TRUNCATED)
         table[b - 0x80] = LEGACY_UNDEFINED;
       else if (st != DECODE_INPUT_EMPTY || p.len != 1
                || (b < 0x80 && cp[0] != b))

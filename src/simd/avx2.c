@@ -21,8 +21,6 @@
 
 #include "x86.h"
 
-#if defined __x86_64__ || defined __i386__
-
 /* The constant vectors of avx2_k (x86.h), one row of 32 bytes each, in
    the order of their names there: K8 repeats a byte, K16 a 16-bit
    value, and the others are 32-bit values.  */
@@ -967,5 +965,3 @@ struct kernels const kernels_avx2 = {
   avx2_sb_to_utf8, avx2_utf8_to_sb,
   avx2_drop_crlf, avx2_find_control
 };
-
-#endif

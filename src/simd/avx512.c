@@ -9,8 +9,6 @@
 
 #include "x86.h"
 
-#if defined __x86_64__ || defined __i386__
-
 /* Compute the values of the characters that start in the 16 bytes at S
    (marked in STARTS; LEAD2 and LEAD3 mark 2- and 3-byte lead bytes, and
    there are no 4-byte ones), from each byte and the two after it, keep
@@ -202,5 +200,3 @@ struct kernels const kernels_avx512 = {
   avx2_sb_to_utf8, avx2_utf8_to_sb,
   avx2_drop_crlf, avx2_find_control
 };
-
-#endif

@@ -1,5 +1,6 @@
-/* The line-break kernel of every set: CR LF pairs to LF (--eol=lf on
-   DOS text, see src/core/eol.h).
+/* The line-break kernel of the x86-64 sets: CR LF pairs to LF
+   (--eol=lf on DOS text, see src/core/eol.h); the portable one is
+   scalar_drop_crlf in kernels.c, which finishes these.
 
    The vector versions look at a block and at the block one byte
    further on, whose LFs tell which CRs begin a pair.  Text without CR
@@ -11,30 +12,7 @@
 
 #include <string.h>
 
-#if defined __x86_64__ || defined __i386__
-# include "x86.h"
-#endif
-
-size_t
-scalar_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
-{
-  size_t r = 0, w = 0;
-  for (;;)
-    {
-      uint8_t const *p = memchr (s + r, '\r', n - r);
-      size_t k = p ? (size_t) (p - s) : n;
-      memcpy (out + w, s + r, k - r);
-      w += k - r;
-      r = k;
-      if (!p || k + 1 == n || s[k + 1] != '\n')
-        break;
-      r++;
-    }
-  *written = w;
-  return r;
-}
-
-#if defined __x86_64__ || defined __i386__
+#include "x86.h"
 
 /* SSE2: a block of 16 bytes without CR is stored whole; at a CR, the
    block is stored, the output moves on by the bytes before the CR only,
@@ -181,5 +159,3 @@ vbmi2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
   *written = w + tail;
   return r;
 }
-
-#endif

@@ -9,7 +9,7 @@
 
 #include "kernels.h"
 
-#if defined __x86_64__ || defined __i386__
+#if HAVE_SIMD_X86
 # include "x86.h"
 #endif
 
@@ -46,7 +46,7 @@ scalar_find_control (uint8_t const *s, size_t n)
   return i;
 }
 
-#if defined __x86_64__ || defined __i386__
+#if HAVE_SIMD_X86
 
 /* SSE2 has no byte shuffle: a byte is bad when it is below 0x20 (its
    minimum with 0x1F is itself) and outside the two ranges of text

@@ -120,6 +120,26 @@ scalar_copy_chunk (uint8_t const *s, uint8_t *out, size_t *newlines)
   return a;
 }
 
+/* CR LF pairs to LF (see struct kernels), a memchr at a time.  */
+size_t
+scalar_drop_crlf (uint8_t const *s, size_t n, uint8_t *out, size_t *written)
+{
+  size_t r = 0, w = 0;
+  for (;;)
+    {
+      uint8_t const *p = memchr (s + r, '\r', n - r);
+      size_t k = p ? (size_t) (p - s) : n;
+      memcpy (out + w, s + r, k - r);
+      w += k - r;
+      r = k;
+      if (!p || k + 1 == n || s[k + 1] != '\n')
+        break;
+      r++;
+    }
+  *written = w;
+  return r;
+}
+
 TC_KERNELS (, scalar)
 
 struct kernels const kernels_scalar = {
@@ -132,7 +152,7 @@ struct kernels const kernels_scalar = {
 
 /* Every implementation this build has, best first.  */
 static struct kernels const *const all[] = {
-#if defined __x86_64__ || defined __i386__
+#if HAVE_SIMD_X86
   &kernels_avx512vbmi2, &kernels_avx512, &kernels_avx2, &kernels_sse2,
 #endif
   &kernels_scalar
@@ -143,7 +163,7 @@ enum { ALL_COUNT = sizeof all / sizeof all[0] };
 static bool
 supported (struct kernels const *k)
 {
-#if defined __x86_64__ || defined __i386__
+#if HAVE_SIMD_X86
   __builtin_cpu_init ();
   /* Every processor with AVX2 has POPCNT, and every one with VBMI2 has
      BMI2, but a virtual machine may hide anything: ask.  */

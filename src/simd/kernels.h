@@ -147,7 +147,7 @@ size_t scalar_drop_crlf (uint8_t const *s, size_t n, uint8_t *out,
                          size_t *written);
 size_t scalar_find_control (uint8_t const *s, size_t n);
 
-#if defined __x86_64__ || defined __i386__
+#if HAVE_SIMD_X86
 extern struct kernels const kernels_sse2, kernels_avx2, kernels_avx512,
   kernels_avx512vbmi2;
 #endif

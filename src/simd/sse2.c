@@ -11,8 +11,6 @@
 
 #include "x86.h"
 
-#if defined __x86_64__ || defined __i386__
-
 SSE2 size_t
 sse2_ascii_len (uint8_t const *s, size_t n)
 {
@@ -137,5 +135,3 @@ struct kernels const kernels_sse2 = {
   sse2_sb_to_utf8, sse2_utf8_to_sb,
   sse2_drop_crlf, sse2_find_control
 };
-
-#endif

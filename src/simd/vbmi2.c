@@ -12,8 +12,6 @@
 
 #include "x86.h"
 
-#if defined __x86_64__ || defined __i386__
-
 /* Byte K of the UTF-8 form of each byte 0x80 + B in TABLE (the table of
    tc_sb_to_utf8), for K from 0 to 3 (3: its length), into T[K][B].  */
 VBMI2 static inline __attribute__ ((always_inline)) void
@@ -656,5 +654,3 @@ struct kernels const kernels_avx512vbmi2 = {
   vbmi2_sb_to_utf8, vbmi2_utf8_to_sb,
   vbmi2_drop_crlf, avx2_find_control
 };
-
-#endif

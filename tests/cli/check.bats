@@ -222,7 +222,10 @@ $(diff want_err check_err)"
       dry_run_matches -f WTF-8 -t "$t" -e "$p" -- w
     done
   done
-  dry_run_matches -t ISO-8859-1//TRANSLIT -- bad ok
+  # //TRANSLIT comes from iconv(3); musl's has none.
+  if have_target ISO-8859-1//TRANSLIT; then
+    dry_run_matches -t ISO-8859-1//TRANSLIT -- bad ok
+  fi
   dry_run_matches -t ISO-8859-1 --bom=strip -e replace -- bom
   dry_run_matches -t UTF-16 --bom=add -e escape -- bom ok
   dry_run_matches -t ISO-8859-1 -e replace --verbose -- ok bad

@@ -11,6 +11,7 @@ SAMPLES="$UTF8CONV_SRCDIR/tests/detect/samples"
 
 # detects LANG ENC: the sample LANG encoded in ENC is detected as ENC.
 detects() {
+  require_detection_charsets
   "$UTF8CONV" -t "$2" "$SAMPLES/$1.txt" >"$1.$2"
   run -0 "$UTF8CONV" --detect "$1.$2"
   [[ $output =~ ^"$1.$2: $2 (confidence "(0|1)\.[0-9][0-9]", legacy)"$ ]] \
@@ -41,6 +42,7 @@ round_trips() {
 # auto converts it back to the sample's bytes.  For text that holds no
 # byte on which the two differ: its name cannot be told from its bytes.
 reads_back() {
+  require_detection_charsets
   "$UTF8CONV" -t "$2" "$SAMPLES/$1.txt" >"$1.$2"
   "$UTF8CONV" -f "$3" "$1.$2" | cmp - "$SAMPLES/$1.txt" \
     || fail "$1 reads otherwise in $2 and $3: the test needs another sample"
@@ -106,6 +108,7 @@ reads_back() {
 }
 
 @test "detect: KOI8-U text without a well-formed UTF-8 pair reads back exactly" {
+  require_detection_charsets
   # Every Ukrainian sample holds a KOI8-U pair that is well-formed UTF-8
   # (р before і, D2 A6, is U+04A6).  Lines 19-22 of uk-3 hold none, and
   # their є (A4) is not KOI8-R's.
@@ -133,6 +136,7 @@ reads_back() {
 }
 
 @test "detect: CP1253's capital alpha with tonos is not read as ISO-8859-7's right single quote" {
+  require_detection_charsets
   # el-4 holds "Άγνωστο" (A2 in CP1253, B6 in ISO-8859-7; ISO-8859-7 reads
   # A2 as U+2019, which the Greek model never saw).  The pair (space,
   # U+2019) used to share a hash bucket with a common Greek pair and cost
@@ -157,6 +161,7 @@ reads_back() {
 }
 
 @test "detect: weak evidence stays CP1252" {
+  require_detection_charsets
   printf 'caf\xe9 cr\xe8me\n' >in
   run -0 "$UTF8CONV" --detect in
   assert_output "in: CP1252 (confidence 0.45, legacy)"
@@ -177,6 +182,7 @@ nul: UTF-16LE (confidence 0.99, NUL pattern)"
 }
 
 @test "detect: --detect converts nothing, and an unreadable file is exit 2" {
+  require_detection_charsets
   "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
   run -2 --separate-stderr "$UTF8CONV" --detect ru missing ru
   assert_output "ru: CP1251 (confidence 0.99, legacy)
@@ -192,6 +198,7 @@ ru: CP1251 (confidence 0.99, legacy)"
 }
 
 @test "detect: --fallback=ENC reads ill-formed UTF-8 in ENC, built in or iconv's" {
+  require_detection_charsets
   printf '\xd0\xf3\xf1\xf1\xea\xe8\xe9 \xc3\xa9\n' >in
   run -0 "$UTF8CONV" -f auto --fallback=CP1252 in
   assert_output "Ðóññêèé é"
@@ -204,6 +211,7 @@ ru: CP1251 (confidence 0.99, legacy)"
 }
 
 @test "detect: --fallback needs a single-byte encoding and -f auto" {
+  require_detection_charsets
   run -2 --separate-stderr "$UTF8CONV" -f auto --fallback=SHIFT_JIS /dev/null
   assert_equal "${stderr_lines[0]}" "utf8conv: --fallback needs a single-byte encoding, not 'SHIFT_JIS'"
   run -2 --separate-stderr "$UTF8CONV" -f auto --fallback=UTF-16LE /dev/null
@@ -214,6 +222,7 @@ ru: CP1251 (confidence 0.99, legacy)"
 }
 
 @test "detect: --report names the code page, how it was chosen and the confidence" {
+  require_detection_charsets
   "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
   "$UTF8CONV" -t SHIFT_JIS "$SAMPLES/ja.txt" >ja
   run -0 --separate-stderr "$UTF8CONV" -f auto --report -o /dev/null ru ja
@@ -234,6 +243,7 @@ ru: CP1251 (confidence 0.99, legacy)"
 }
 
 @test "detect: the same answer at every block size, for a window cut in a character" {
+  require_detection_charsets
   local b
   "$UTF8CONV" -t EUC-JP "$SAMPLES/ja.txt" >ja
   # 70 KiB: the window ends inside the text.
@@ -248,6 +258,7 @@ ru: CP1251 (confidence 0.99, legacy)"
 }
 
 @test "detect: on a pipe, the window is held back, the ASCII before it is not" {
+  require_detection_charsets
   "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
   mkfifo fifo
   "$UTF8CONV" -f auto <fifo >out &
@@ -268,6 +279,7 @@ $(cat "$SAMPLES/ru.txt")"
 }
 
 @test "detect: a legacy archive in place, --report names each file's code page and kind" {
+  require_detection_charsets
   mkdir archive
   head -n 3 "$SAMPLES/ru.txt" | "$UTF8CONV" -t CP1251 >archive/notes-ru.txt
   head -n 3 "$SAMPLES/pl.txt" | "$UTF8CONV" -t CP1250 >archive/lista-pl.txt

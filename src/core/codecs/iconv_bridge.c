@@ -724,7 +724,7 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
     {
       ucs4_t c;
       uint8_t buf[4];
-      size_t used, bytes;
+      size_t bytes;
       int err;
 
       /* What the memo knows, in a loop of its own.  */
@@ -759,8 +759,23 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
       buf[1] = (uint8_t) (c >> 8);
       buf[2] = (uint8_t) (c >> 16);
       buf[3] = (uint8_t) (c >> 24);
-      bytes = bridge_convert (cd, buf, sizeof buf, out + o, cap - o, &used,
-                              &err);
+      {
+        ICONV_CONST char *ip = (ICONV_CONST char *) buf;
+        char *op = (char *) out + o;
+        size_t il = sizeof buf, ol = cap - o;
+        size_t r = iconv (cd, &ip, &il, &op, &ol);
+        err = r == (size_t) -1 ? errno : 0;
+        bytes = cap - o - ol;
+        /* musl's iconv() writes '*' for a character the charset lacks
+           and counts it as an irreversible conversion, where glibc's
+           and GNU libiconv's say EILSEQ: without //TRANSLIT that is
+           the same unencodable value, and its '*' is taken back.  */
+        if (err == 0 && r != 0 && !b->translit)
+          {
+            bytes = 0;
+            err = EILSEQ;
+          }
+      }
       o += bytes;
       if (err == E2BIG && o > *outlen)
         {
@@ -811,9 +826,8 @@ translit_locale (void)
   return loc;
 }
 
-/* Whether iconv(3) converts between TOCODE and FROMCODE.  */
-static bool
-iconv_knows (char const *tocode, char const *fromcode)
+bool
+iconv_bridge_opens (char const *tocode, char const *fromcode)
 {
   iconv_t cd = iconv_open (tocode, fromcode);
   if (cd == (iconv_t) -1)
@@ -880,7 +894,7 @@ iconv_bridge_find (char const *name, bool translit,
       memcpy (to_name, upper, len);
       strcpy (to_name + len, "//TRANSLIT");
     }
-  if (!iconv_knows ("UTF-32LE", upper) || !iconv_knows (to_name, "UTF-32LE"))
+  if (!iconv_bridge_opens ("UTF-32LE", upper) || !iconv_bridge_opens (to_name, "UTF-32LE"))
     {
       if (to_name != upper)
         free (to_name);

@@ -29,6 +29,9 @@ struct enc_memo const *iconv_bridge_enc_memo (struct codec const *c);
    line (GNU libiconv: the names of one charset on one line).  Returns
    false, having printed the heading and a diagnostic, if they cannot be
    listed.  */
+/* Whether iconv(3) opens a conversion from FROMCODE to TOCODE.  */
+bool iconv_bridge_opens (char const *tocode, char const *fromcode);
+
 bool iconv_bridge_list (FILE *out, bool (*keep) (char const *name,
                                                  void *arg), void *arg);
 
