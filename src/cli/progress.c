@@ -135,10 +135,13 @@ progress_start (int64_t total, uint64_t files, bool text_to_stdout)
 static void
 draw (struct progress *p, int64_t now)
 {
-  char line[LINE_MAX_WIDTH], done[32], rate[32], files[64] = "";
+  /* Room for every part at its longest; the line is then cut to what
+     clear_buf can wipe.  */
+  char line[LINE_MAX_WIDTH + 256], done[32], rate[32], files[64] = "";
   double secs = (double) (now - p->start_ns) / 1e9;
   double bps = secs > 0 ? (double) p->done / secs : 0;
   size_t len;
+  int n;
 
   if (p->files > 1)
     snprintf (files, sizeof files, "file %" PRIu64 " of %" PRIu64 ", ",
@@ -162,12 +165,15 @@ draw (struct progress *p, int64_t now)
         }
       else
         strcpy (eta, "0:00");
-      snprintf (line, sizeof line, "%s: %s%u%% %s of %s, %s/s, ETA %s",
-                program_name, files, pct, done, total, rate, eta);
+      n = snprintf (line, sizeof line, "%s: %s%u%% %s of %s, %s/s, ETA %s",
+                    program_name, files, pct, done, total, rate, eta);
     }
   else
-    snprintf (line, sizeof line, "%s: %s%s, %s/s", program_name, files, done,
-              rate);
+    n = snprintf (line, sizeof line, "%s: %s%s, %s/s", program_name, files,
+                  done, rate);
+  if (n < 0)
+    line[0] = '\0';
+  line[LINE_MAX_WIDTH - 1] = '\0';
 
   len = strlen (line);
   /* Pad over what is left of a longer line before.  */
