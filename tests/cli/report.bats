@@ -171,7 +171,7 @@ utf8conv: report: total: 2 files (1 valid, 1 invalid), in 4 B, out 0 B, 3 chars,
   run --separate-stderr "$UTF8CONV" -r -f auto -i --report link
   assert_equal "$status" 0
   assert_equal "$stderr" "\
-utf8conv: report: link/a.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 1 CP1252 fallback (1 B) (weak evidence, confidence 0.00)
+utf8conv: report: link/a.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 1 CP1252 fallback (1 B) (model, confidence 0.13)
 utf8conv: report: link/l.txt: skipped (link)
 utf8conv: report: link/sub/b.txt: unchanged, in 3 B, 3 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)
 utf8conv: report: total: 3 files (1 converted, 1 unchanged, 1 skipped), in 8 B, out 6 B, 8 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2 CR 0, detected UTF-8 2, 1 CP1252 fallback (1 B)"
@@ -237,5 +237,5 @@ Try 'utf8conv --help' for more information."
   run --separate-stderr "$UTF8CONV" -t ISO-8859-1 -e replace -q -o /dev/null --report-json=- e
   assert_equal "${lines[0]}" '{"type":"error","file":"e","line":1,"offset":0,"encoding":"ISO-8859-1","bytes":"e282ac","kind":"unencodable character","char":"U+20AC","action":"replaced"}'
   run --separate-stderr "$UTF8CONV" -f auto --check --report-json=- f
-  assert_equal "${lines[0]}" '{"type":"file","file":"f","outcome":"valid","reason":null,"bytes_in":5,"bytes_out":null,"chars":5,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":null,"mixed_breaks":false,"breaks_written":null,"detected":"UTF-8","detected_by":"no BOM","cp1252_fallbacks":1,"cp1252_fallback_bytes":1,"fallback_encoding":"CP1252","fallback_by":"weak evidence","confidence_percent":0}'
+  assert_equal "${lines[0]}" '{"type":"file","file":"f","outcome":"valid","reason":null,"bytes_in":5,"bytes_out":null,"chars":5,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":null,"mixed_breaks":false,"breaks_written":null,"detected":"UTF-8","detected_by":"no BOM","cp1252_fallbacks":1,"cp1252_fallback_bytes":1,"fallback_encoding":"CP1252","fallback_by":"model","confidence_percent":13}'
 }
