@@ -17,8 +17,8 @@ of the model, from two sources that Debian ships, and nothing else:
    have no translated manual pages (he, ar, lt, lv, et, ko) their text,
    and the others some more, and the pooled model `west' of the
    Western languages that have no model of their own (Italian,
-   Portuguese, Catalan, Dutch, Danish, Swedish, Norwegian Bokmål) all
-   of its text.  (Finnish, Icelandic, Irish, Galician and Albanian were
+   Portuguese, Catalan, Dutch, Danish, Swedish, Norwegian Bokmål,
+   Romanian) all of its text.  (Finnish, Icelandic, Irish, Galician and Albanian were
    left out of the pool: with them, which bring ð, þ, ý and ë, CP1252's
    reading of Czech and Lithuanian text came out cheaper, and
    bench/detect lost a Czech and a Lithuanian sample more.)
@@ -69,7 +69,8 @@ LANGS = {
     # so that their text read in a Western code page is read as Latin
     # text (SPEC §13: Western text of a language the model does not
     # know stays Western): their catalogues, pooled.
-    'west': (None, (), ('it', 'pt', 'pt_BR', 'ca', 'nl', 'da', 'sv', 'nb')),
+    'west': (None, (), ('it', 'pt', 'pt_BR', 'ca', 'nl', 'da', 'sv', 'nb',
+                        'ro')),
 }
 
 TRAIN_DOMAINS = re.compile(

@@ -18,7 +18,7 @@ model has never seen.
 
 One model, `west', is no single language: the text of the Western
 languages that have no model of their own (Italian, Portuguese, Catalan,
-Dutch, Danish, Swedish, Norwegian Bokmål), pooled, so that their text
+Dutch, Danish, Swedish, Norwegian Bokmål, Romanian), pooled, so that their text
 read in a Western code page costs what Latin text costs.
 
 The model of a language is a table of costs of character bigrams: the

@@ -16,8 +16,10 @@
    A pair is looked up by its hash and a check value (model_cost), so
    that a pair the language never showed is never taken for another one
    that shares its bucket.  A byte that the code page leaves undefined
-   costs MODEL_UNSEEN twice more.  A candidate's cost is that of its best
-   language.
+   costs MODEL_UNSEEN twice more, and so does, once, each upper-case
+   letter right after a lower-case one and each double quotation mark
+   or ellipsis glued to letters (text_cost).  A candidate's cost is that
+   of its best language.
 
    Before that, a window with the shape of Western text (western_shape:
    high bytes alone between ASCII letters, not in runs) leaves out the
@@ -239,12 +241,59 @@ model_cost (int lang, ucs4_t a, ucs4_t b)
     }
 }
 
-/* The cost of the text CP[0..N) in the language LANG.  */
+/* 1 for an upper-case letter, -1 for a lower-case one, 0 otherwise:
+   for ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic.  */
+static int
+letter_case (ucs4_t c)
+{
+  if (c < 0x80)
+    return ('A' <= c && c <= 'Z') - ('a' <= c && c <= 'z');
+  if (0xC0 <= c && c <= 0xFF)
+    return c == 0xD7 || c == 0xF7 ? 0 : c < 0xDF ? 1 : -1;
+  if (0x100 <= c && c <= 0x17F)
+    {
+      if (c == 0x138 || c == 0x149 || c == 0x17F)
+        return -1;
+      if (c == 0x178)
+        return 1;
+      /* Ĺ..ň and Ź..ž pair odd with even, the rest even with odd.  */
+      return ((0x139 <= c && c <= 0x148) || 0x179 <= c) == (c & 1)
+             ? 1 : -1;
+    }
+  if ((0x388 <= c && c <= 0x3AB && c != 0x390) || c == 0x386)
+    return 1;
+  if ((0x3AC <= c && c <= 0x3CE) || c == 0x390)
+    return -1;
+  if (0x400 <= c && c <= 0x45F)
+    return c < 0x430 ? 1 : -1;
+  return 0;
+}
+
+/* Whether C, between BEFORE and AFTER, is punctuation that the model
+   folds to a space standing where text does not put it: an opening „
+   right after a letter, or “ ” … between two letters.  Wrong readings
+   put them there: CP1252 reads CP850's ä, ö and à as „ ” …
+   (`K„se'), MacRoman reads ă and ã as „ (`Factur„').  */
+static bool
+glued_mark (ucs4_t c, ucs4_t before, ucs4_t after)
+{
+  if (c != 0x201E && c != 0x201C && c != 0x201D && c != 0x2026)
+    return false;
+  return (letter_case (before) != 0
+          && (c == 0x201E || letter_case (after) != 0));
+}
+
+/* The cost of the text CP[0..N) in the language LANG.  An upper-case
+   letter above U+007F right after a lower-case letter costs
+   MODEL_UNSEEN more, in every language: text seldom holds one (a word
+   does not change case in its middle), while a wrong reading of
+   Western text does (MacRoman reads ç and ã as Á and Ë); so does
+   punctuation glued to letters (glued_mark).  */
 static uint64_t
 text_cost (ucs4_t const *cp, size_t n, int lang)
 {
   uint64_t sum = 0;
-  ucs4_t prev = 0x20;
+  ucs4_t prev = 0x20, before = 0x20;
   size_t i;
 
   for (i = 0; i < n; i++)
@@ -255,6 +304,11 @@ text_cost (ucs4_t const *cp, size_t n, int lang)
           sum += 2 * MODEL_UNSEEN;
           c = 0xFFFD;
         }
+      if (c >= 0x80 && letter_case (c) > 0 && letter_case (before) < 0)
+        sum += MODEL_UNSEEN;
+      if (glued_mark (c, before, i + 1 < n ? cp[i + 1] : 0x20))
+        sum += MODEL_UNSEEN;
+      before = c;
       c = fold (c);
       if (c >= 0x80 || prev >= 0x80)
         {
