@@ -28,7 +28,8 @@ UNIT_TESTS = \
 	tests/unit/test_single_byte \
 	tests/unit/test_iconv_bridge \
 	tests/unit/test_iconv_reference \
-	tests/unit/test_fast
+	tests/unit/test_fast \
+	tests/unit/test_binary
 check_PROGRAMS = $(UNIT_TESTS)
 
 # The registry: names and aliases, codec flags, the reasons of errors.
@@ -87,7 +88,8 @@ tests_unit_test_iconv_bridge_LDADD = $(UNIT_LDADD)
 # iconv --list names, random inputs with invalid bytes, every policy.
 tests_unit_test_iconv_reference_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
 tests_unit_test_iconv_reference_CFLAGS = $(UTF8CONV_CFLAGS)
-tests_unit_test_iconv_reference_SOURCES = tests/unit/test_iconv_reference.c
+tests_unit_test_iconv_reference_SOURCES = tests/unit/test_iconv_reference.c \
+	tests/unit/iconv_model.c tests/unit/iconv_model.h
 tests_unit_test_iconv_reference_LDADD = $(UNIT_LDADD)
 
 # The fast kernels against the state machine, for every kernel set the
@@ -96,6 +98,13 @@ tests_unit_test_fast_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
 tests_unit_test_fast_CFLAGS = $(UTF8CONV_CFLAGS)
 tests_unit_test_fast_SOURCES = tests/unit/test_fast.c
 tests_unit_test_fast_LDADD = $(UNIT_LDADD)
+
+# The binary test: the word-at-a-time byte scan against a byte loop,
+# and the magic numbers.
+tests_unit_test_binary_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
+tests_unit_test_binary_CFLAGS = $(UTF8CONV_CFLAGS)
+tests_unit_test_binary_SOURCES = tests/unit/test_binary.c
+tests_unit_test_binary_LDADD = $(UNIT_LDADD)
 
 ## ---------------------------------------------------------------------
 ## The command-line tests (tests/cli/*.bats), through the same driver.
@@ -120,10 +129,13 @@ CLI_TESTS = \
 	tests/cli/encodings.bats \
 	tests/cli/readahead.bats \
 	tests/cli/faults.bats \
+	tests/cli/signals.bats \
 	tests/cli/parallel.bats \
 	tests/cli/recursive.bats \
 	tests/cli/batch.bats \
+	tests/cli/binary.bats \
 	tests/cli/eol.bats \
+	tests/cli/dos2unix.bats \
 	tests/cli/mojibake.bats \
 	tests/cli/structure.bats
 
@@ -157,6 +169,7 @@ EXTRA_DIST += \
 	$(CLI_TESTS) \
 	tests/test_helper.bash \
 	tests/cli/eol-cases.py \
+	tests/cli/binary-corpus.py \
 	tests/detect/samples \
 	tests/golden \
 	tests/detect/samples \

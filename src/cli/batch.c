@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,14 +26,15 @@
 #include "xalloc.h"
 
 #include "binary.h"
+#include "detect.h"
 #include "diag.h"
 #include "inplace.h"
 #include "system.h"
 
 enum
 {
-  /* The binary test reads this much of a file.  */
-  BINARY_WINDOW = 32 << 10,
+  /* The binary test reads a file in chunks of this size.  */
+  BINARY_WINDOW = 64 << 10,
   /* Commit the in-place queue when this many records wait for it.  */
   RECORDS_MAX = 1024
 };
@@ -49,13 +51,19 @@ struct record
   bool pending;                 /* Waits for the in-place queue.  */
 };
 
-/* The files converted in place so far, by device and inode, so that
-   none is converted twice.  */
+/* The files converted in place so far, so that no bytes are converted
+   twice: each name's file by device and inode, with the name's
+   canonical path (its symbolic links resolved), and the inodes that the
+   run's renames gave them.  */
 struct seen
 {
   dev_t dev;
   ino_t ino;
   char const *name;             /* NULL: an empty slot.  */
+  char *path;                   /* Canonical; NULL for a fresh inode.  */
+  bool fresh;                   /* An inode that this run wrote.  */
+  bool replaced;                /* NAME was converted: the rename that
+                                   comes broke its hard links.  */
 };
 
 struct batch
@@ -64,6 +72,7 @@ struct batch
   struct run *run;
   int status;
   uint8_t *window;              /* BINARY_WINDOW bytes.  */
+  struct binary_test binary;    /* The binary test, reading WINDOW.  */
   struct record *first;         /* The records not reported yet, in */
   struct record **last;         /* order: a queue.  */
   size_t nrecords;
@@ -218,67 +227,144 @@ skip_reason (struct batch const *b, struct walk_entry const *e)
   return NULL;
 }
 
-/* The offset of the first character of the regular file FD (SIZE
-   bytes) that makes it binary, or -1 (also when it cannot be read: the
-   conversion then says why).  */
-static int64_t
-find_binary (struct batch *b, int fd, off_t size, ucs4_t *c)
+/* Whether the binary test runs in this mode (SPEC §12): -i, -r in
+   every mode, and --detect; not in a filter run, nor under --binary.  */
+static bool
+binary_tested (struct batch_config const *cfg)
 {
-  ssize_t n = pread (fd, b->window, BINARY_WINDOW, 0);
-  if (n <= 0)
-    return -1;
-  return binary_find (b->cfg->run.from, b->window, (size_t) n,
-                      (off_t) n == size && n < BINARY_WINDOW, c);
+  return !cfg->binary && (cfg->mode == BATCH_IN_PLACE || cfg->recursive
+                          || cfg->detect);
 }
 
-/* Whether the file NAME, open as FD with the status ST, is skipped as
-   binary in this mode; if so, warn and record it.  */
+/* The file NAME is binary (V): warn, or under --detect say so, and
+   record it as skipped.  */
+static void
+report_binary (struct batch *b, char const *name,
+               struct binary_verdict const *v)
+{
+  struct file_outcome o = { OUTCOME_SKIPPED, "binary", NULL, false, -1 };
+  char at[sizeof "U+0000000 at byte " + 24];
+
+  if (b->cfg->detect)
+    printf ("%s: binary\n", quotef (name));
+  else if (!b->cfg->quiet)
+    {
+      at[0] = '\0';
+      if (v->offset >= 0)
+        snprintf (at, sizeof at, "U+%04X at byte %jd", (unsigned int) v->c,
+                  (intmax_t) v->offset);
+      error (0, 0, "%s: binary file (%s%s%s), skipped; --binary converts it",
+             quotef (name), v->format ? v->format : "",
+             v->format && at[0] ? ", " : "", at);
+    }
+  o.binary_offset = v->offset;
+  record (b, name, &o, EXIT_SUCCESS, false);
+}
+
+/* The file NAME is UTF-16 or UTF-32 text (V) that -f names another
+   encoding for: invalid input, not converted.  */
+static void
+report_other_form (struct batch *b, char const *name,
+                   struct binary_verdict const *v)
+{
+  char why[64];
+  bool check = b->cfg->mode == BATCH_CHECK;
+
+  snprintf (why, sizeof why, "looks like %s", v->form->name);
+  if (!b->cfg->silent)
+    error (0, 0, "%s: %s (%s); use -f auto or -f %s", quotef (name), why,
+           v->bom ? "BOM" : "no BOM",
+           v->form->flags & CODEC_UNITS_32 ? "UTF-32" : "UTF-16");
+  record_plain (b, name, check ? OUTCOME_INVALID : OUTCOME_FAILED, why,
+                EXIT_DATA);
+}
+
+/* Whether the file NAME, open as FD with the status ST, is not
+   converted for what it holds: skipped as binary, or refused as
+   UTF-16 or UTF-32 text that -f does not read.  If so, say so and
+   record it.  */
 static bool
 skip_binary (struct batch *b, char const *name, int fd, struct stat const *st)
 {
-  int64_t off;
-  ucs4_t c;
-  struct file_outcome o = { OUTCOME_SKIPPED, "binary", NULL, false, -1 };
+  struct binary_verdict v;
 
-  if (b->cfg->binary || !S_ISREG (st->st_mode)
-      || (b->cfg->mode != BATCH_IN_PLACE && !b->cfg->recursive))
+  if (!binary_tested (b->cfg) || !S_ISREG (st->st_mode))
     return false;
-  off = find_binary (b, fd, st->st_size, &c);
-  if (off < 0)
-    return false;
-  if (!b->cfg->quiet)
-    error (0, 0, "%s: binary file (U+%04X at byte %jd), skipped; "
-           "--binary converts it", quotef (name), (unsigned int) c,
-           (intmax_t) off);
-  o.binary_offset = off;
-  record (b, name, &o, EXIT_SUCCESS, false);
-  return true;
+  binary_test_file (&b->binary, fd, &v);
+  switch (v.kind)
+    {
+    case BINARY_FILE:
+      report_binary (b, name, &v);
+      return true;
+    case BINARY_OTHER_FORM:
+      report_other_form (b, name, &v);
+      return true;
+    default:
+      return false;
+    }
 }
 
 /* --- One file, once (-i) ----------------------------------------------- */
 
 static size_t
-seen_slot (struct batch const *b, dev_t dev, ino_t ino)
+seen_hash (dev_t dev, ino_t ino)
 {
-  size_t h = ((size_t) ino * 0x9E3779B97F4A7C15u) ^ (size_t) dev;
-  size_t mask = b->seen_cap - 1, i = h & mask;
-  while (b->seen[i].name
-         && !(b->seen[i].dev == dev && b->seen[i].ino == ino))
-    i = (i + 1) & mask;
-  return i;
+  return ((size_t) ino * 0x9E3779B97F4A7C15u) ^ (size_t) dev;
 }
 
-/* The name under which the file DEV, INO was met before, or NULL.  */
-static char const *
-seen_before (struct batch const *b, dev_t dev, ino_t ino)
-{
-  return b->seen_cap ? b->seen[seen_slot (b, dev, ino)].name : NULL;
-}
-
+/* Look up the file DEV, INO, met under the canonical path PATH: set
+   *LINK to the name of another hard link of it that was converted
+   before (its rename broke the link, and this name still holds the old
+   bytes), or else *SAME to the name under which it was met before (this
+   path, a file this run wrote, or another name of a file left as it
+   was, which this name shares); either is NULL when there was none.  */
 static void
-remember (struct batch *b, dev_t dev, ino_t ino, char const *name)
+seen_lookup (struct batch const *b, dev_t dev, ino_t ino, char const *path,
+             char const **same, char const **link)
 {
-  size_t i;
+  char const *other = NULL;
+  size_t mask, i;
+
+  *same = *link = NULL;
+  if (!b->seen_cap)
+    return;
+  mask = b->seen_cap - 1;
+  for (i = seen_hash (dev, ino) & mask; b->seen[i].name; i = (i + 1) & mask)
+    if (b->seen[i].dev == dev && b->seen[i].ino == ino)
+      {
+        struct seen const *s = &b->seen[i];
+        if (s->fresh || strcmp (path, s->path) == 0)
+          *same = s->name;
+        else if (s->replaced && !*link)
+          *link = s->name;
+        else if (!other)
+          other = s->name;
+      }
+  if (*same)
+    *link = NULL;
+  else if (!*link)
+    *same = other;
+}
+
+/* The file DEV, INO met as NAME was converted: its other names keep
+   the old bytes once it is renamed.  */
+static void
+seen_replaced (struct batch *b, dev_t dev, ino_t ino, char const *name)
+{
+  size_t mask = b->seen_cap - 1, i;
+  for (i = seen_hash (dev, ino) & mask; b->seen[i].name; i = (i + 1) & mask)
+    if (b->seen[i].name == name && !b->seen[i].fresh)
+      b->seen[i].replaced = true;
+}
+
+/* Remember that the file DEV, INO was met as NAME under the canonical
+   path PATH (which is taken over), or that this run wrote it when
+   FRESH.  */
+static void
+remember (struct batch *b, dev_t dev, ino_t ino, char const *name,
+          char *path, bool fresh)
+{
+  size_t i, mask;
   if (2 * (b->nseen + 1) > b->seen_cap)
     {
       struct seen *old = b->seen;
@@ -288,40 +374,77 @@ remember (struct batch *b, dev_t dev, ino_t ino, char const *name)
       b->nseen = 0;
       for (i = 0; i < oldcap; i++)
         if (old[i].name)
-          remember (b, old[i].dev, old[i].ino, old[i].name);
+          {
+            remember (b, old[i].dev, old[i].ino, old[i].name, old[i].path,
+                      old[i].fresh);
+            if (old[i].replaced)
+              seen_replaced (b, old[i].dev, old[i].ino, old[i].name);
+          }
       free (old);
     }
-  i = seen_slot (b, dev, ino);
-  if (!b->seen[i].name)
-    {
-      b->seen[i].dev = dev;
-      b->seen[i].ino = ino;
-      b->seen[i].name = name;
-      b->nseen++;
-    }
+  mask = b->seen_cap - 1;
+  for (i = seen_hash (dev, ino) & mask; b->seen[i].name; i = (i + 1) & mask)
+    continue;
+  b->seen[i].dev = dev;
+  b->seen[i].ino = ino;
+  b->seen[i].name = name;
+  b->seen[i].path = path;
+  b->seen[i].fresh = fresh;
+  b->seen[i].replaced = false;
+  b->nseen++;
+}
+
+static void
+forget_all (struct batch *b)
+{
+  size_t i;
+  for (i = 0; i < b->seen_cap; i++)
+    free (b->seen[i].path);
+  free (b->seen);
 }
 
 /* --- The modes --------------------------------------------------------- */
 
 /* --detect: print what -f auto found in the file NAME, with the
-   statistics S: the UTF form it read, or for text that is not
-   well-formed UTF-8, the legacy code page.  */
+   statistics S: the encoding, the confidence and the kind of decision
+   ("a.txt: KOI8-R (confidence 0.97, legacy)").  */
 static void
 print_detection (char const *name, struct file_stats const *s)
 {
   struct detection const *d = &s->detected;
-  char const *enc = d->codec ? d->codec->name : "unknown";
-  unsigned int conf = 100;
+  char enc[128];
 
-  if (d->codec && (d->how == DETECT_MODEL
-                   || (d->legacy && d->fallback_seqs > 0)))
+  if (!d->codec)
     {
-      if (d->how != DETECT_MODEL)
-        enc = d->legacy->name;
-      conf = d->confidence;
+      printf ("%s: unknown\n", quotef (name));
+      return;
     }
-  printf ("%s: %s (confidence %u.%02u)\n", quotef (name), enc, conf / 100,
-          conf % 100);
+  detect_encoding_name (d, enc, sizeof enc);
+  printf ("%s: %s (confidence %u.%02u, %s)\n", quotef (name), enc,
+          d->confidence / 100, d->confidence % 100,
+          detect_kind_text (d->kind));
+}
+
+/* --if-unsure=skip: whether -f auto left the file NAME, with the
+   statistics S, unconverted as unsure; if so, the warning is said and
+   WHY[0..SIZE) says "unsure: CP1252 0.41".  */
+static bool
+unsure (struct batch const *b, char const *name, struct file_stats const *s,
+        char *why, size_t size)
+{
+  struct detection const *d = &s->detected;
+  char enc[128];
+
+  if (!d->codec || !d->skipped)
+    return false;
+  detect_encoding_name (d, enc, sizeof enc);
+  snprintf (why, size, "unsure: %s %u.%02u", enc, d->confidence / 100,
+            d->confidence % 100);
+  if (!b->cfg->quiet)
+    error (0, 0, "%s: warning: %s, below %u.%02u; skipped%s", quotef (name),
+           why, DETECT_SURE / 100, DETECT_SURE % 100,
+           b->cfg->mode == BATCH_STREAM ? " after its ASCII head" : "");
+  return true;
 }
 
 /* The outcome of a file converted to a stream or checked, from the
@@ -333,6 +456,7 @@ record_converted (struct batch *b, char const *name, enum file_result r)
   struct file_outcome o = { OUTCOME_CONVERTED, NULL, &s, true, -1 };
   int status = EXIT_SUCCESS;
   bool check = b->cfg->mode == BATCH_CHECK;
+  char why[192];
 
   pipeline_file_stats (b->run, &s);
   switch (r)
@@ -369,7 +493,16 @@ record_converted (struct batch *b, char const *name, enum file_result r)
       status = EXIT_SUCCESS;
     }
   else
-    warn_handled (b, name, &s);
+    {
+      warn_handled (b, name, &s);
+      if (r != FILE_READ_ERROR && r != FILE_WRITE_ERROR
+          && unsure (b, name, &s, why, sizeof why))
+        {
+          o.outcome = OUTCOME_SKIPPED;
+          o.why = why;
+          status = EXIT_SUCCESS;
+        }
+    }
   record (b, name, &o, status, false);
 }
 
@@ -454,11 +587,70 @@ commit_queue (struct batch *b)
   flush_records (b);
 }
 
+/* What met_before finds.  */
+enum met
+{
+  MET_NEW,                      /* A file not met before.  */
+  MET_SAME,                     /* Skipped: met before.  */
+  MET_LINK                      /* Another name of a file met before.  */
+};
+
+/* Whether the file NAME, with the status ST, was met before in this
+   run under the same path (a repeated operand, a symbolic link to a
+   file named before), was written by it, or is another name of a file
+   that was left as it was (unchanged, failed, binary): if so, it is
+   skipped with a warning, so that no bytes are converted twice.
+   Another hard-link name of a file converted before still holds the
+   old bytes (the rename broke the link): it is converted too, with a
+   warning (SPEC §12).  Either way NAME is remembered under its own
+   path.  */
+static enum met
+met_before (struct batch *b, char const *name, struct stat const *st)
+{
+  char *path = realpath (name, NULL);
+  char const *same, *link;
+
+  if (!path)
+    path = xstrdup (name);
+  seen_lookup (b, st->st_dev, st->st_ino, path, &same, &link);
+  if (same)
+    {
+      if (!b->cfg->quiet)
+        error (0, 0, "%s: warning: the same file as %s, converted once; "
+               "skipped", quotef_n (0, name), quoteaf_n (1, same));
+      record_plain (b, name, OUTCOME_SKIPPED, "same file", EXIT_SUCCESS);
+      free (path);
+      return MET_SAME;
+    }
+  if (link && !b->cfg->quiet)
+    error (0, 0, "%s: warning: a hard link of %s, whose conversion broke "
+           "the link; converted too", quotef_n (0, name), quoteaf_n (1, link));
+  remember (b, st->st_dev, st->st_ino, name, path, false);
+  return link ? MET_LINK : MET_NEW;
+}
+
+/* --if-unsure=skip under -i: when -f auto was unsure of the file NAME,
+   with the statistics S, it is left as it is (IP is cancelled), and
+   said so.  */
+static bool
+skip_unsure (struct batch *b, char const *name, struct file_stats *s,
+             struct inplace *ip)
+{
+  char why[192];
+  struct file_outcome o = { OUTCOME_SKIPPED, why, s, false, -1 };
+
+  if (!unsure (b, name, s, why, sizeof why))
+    return false;
+  record (b, name, &o, EXIT_SUCCESS, false);
+  inplace_cancel (ip);
+  return true;
+}
+
 /* Convert the entry NAME in place.  */
 static void
 in_place_file (struct batch *b, char const *name)
 {
-  char const *why = NULL, *earlier;
+  char const *why = NULL;
   struct inplace *ip = inplace_open (name, b->cfg->suffix, &why);
   struct file_stats s;
   struct file_outcome o = { OUTCOME_FAILED, NULL, &s, false, -1 };
@@ -466,6 +658,9 @@ in_place_file (struct batch *b, char const *name)
   struct record *rec;
   enum file_result r;
   nlink_t links;
+  dev_t dev;
+  ino_t ino;
+  enum met met;
   int status;
 
   if (!ip)
@@ -474,28 +669,22 @@ in_place_file (struct batch *b, char const *name)
       return;
     }
   st = inplace_stat (ip);
-  earlier = seen_before (b, st->st_dev, st->st_ino);
-  if (earlier)
-    {
-      if (!b->cfg->quiet)
-        error (0, 0, "%s: warning: the same file as %s, converted once; "
-               "skipped", quotef_n (0, name), quoteaf_n (1, earlier));
-      inplace_cancel (ip);
-      record_plain (b, name, OUTCOME_SKIPPED, "same file", EXIT_SUCCESS);
-      return;
-    }
-  remember (b, st->st_dev, st->st_ino, name);
-  if (skip_binary (b, name, inplace_input_fd (ip), st))
+  met = met_before (b, name, st);
+  if (met == MET_SAME || skip_binary (b, name, inplace_input_fd (ip), st))
     {
       inplace_cancel (ip);
       return;
     }
   links = st->st_nlink;
+  dev = st->st_dev;
+  ino = st->st_ino;
 
   pipeline_restart (b->run, -1, inplace_write, ip);
   r = pipeline_convert_fd (b->run, inplace_input_fd (ip), name);
   pipeline_file_stats (b->run, &s);
   warn_handled (b, name, &s);
+  if ((r == FILE_OK || r == FILE_DROPPED) && skip_unsure (b, name, &s, ip))
+    return;
   /* Under `ignore' the loss was asked for: the file is replaced, and the
      status still says that something was dropped.  */
   status = r == FILE_DROPPED ? EXIT_DATA : EXIT_SUCCESS;
@@ -513,12 +702,16 @@ in_place_file (struct batch *b, char const *name)
           flush_records (b);
           break;
         case INPLACE_QUEUED:
-          if (1 < links && !b->cfg->quiet)
+          /* The first name met says it; met_before said it of the
+             others.  */
+          if (1 < links && met == MET_NEW && !b->cfg->quiet)
             error (0, 0, "%s: warning: the file has other hard links; "
-                   "they keep the old contents", quotef (name));
+                   "the conversion breaks the link (names not converted "
+                   "in this run keep the old contents)", quotef (name));
           rec->o.outcome = OUTCOME_CONVERTED;
           rec->o.written = true;
-          remember (b, ndev, nino, name);
+          seen_replaced (b, dev, ino, name);
+          remember (b, ndev, nino, name, NULL, true);
           if (inplace_queue_full () || b->nrecords >= RECORDS_MAX)
             commit_queue (b);
           break;
@@ -641,7 +834,11 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
   b.cfg = cfg;
   b.last = &b.first;
   b.out_fd = STDOUT_FILENO;
-  b.window = xmalloc (BINARY_WINDOW);
+  if (binary_tested (cfg))
+    {
+      b.window = xmalloc (BINARY_WINDOW);
+      binary_test_init (&b.binary, cfg->run.from, b.window, BINARY_WINDOW);
+    }
   rc.on_error = on_error;
   rc.error_arg = &b;
   /* --report-json lists every error.  */
@@ -654,6 +851,15 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
   for (i = 0; i < n; i++)
     {
       char const *why = skip_reason (&b, &e[i]);
+      if (e[i].kind == WALK_OPERAND || e[i].kind == WALK_FILE)
+        progress_next_file (cfg->progress);
+      /* Diagnosed by the walk; counted here.  */
+      if (e[i].kind == WALK_FAILED)
+        {
+          record_plain (&b, e[i].name, OUTCOME_FAILED, strerror (e[i].err),
+                        EXIT_TROUBLE);
+          continue;
+        }
       if (why)
         {
           record_plain (&b, e[i].name, OUTCOME_SKIPPED, why, EXIT_SUCCESS);
@@ -678,6 +884,6 @@ batch_run (struct batch_config const *cfg, struct walk_entry const *e,
                    || (b.status == EXIT_DATA
                        && cfg->run.policy.policy == POLICY_IGNORE));
   free (b.window);
-  free (b.seen);
+  forget_all (&b);
   return b.status;
 }

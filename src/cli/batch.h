@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "pipeline.h"
+#include "progress.h"
 #include "report.h"
 #include "walk.h"
 
@@ -34,6 +35,7 @@ struct batch_config
   bool silent;                  /* No data diagnostics at all.  */
   bool detect;                  /* --detect: print what -f auto found.  */
   struct report *report;        /* NULL without --report(-json).  */
+  struct progress *progress;    /* NULL without --progress.  */
 };
 
 /* Convert the inputs ENTRIES[0..N) as CFG says.  Returns the exit

@@ -13,10 +13,12 @@
 #include "diag.h"
 
 #include <inttypes.h>
+#include <locale.h>
 #include <stdio.h>
 
 #include "error.h"
 #include "progname.h"
+#include "quote.h"
 
 #include "progress.h"
 #include "system.h"
@@ -35,6 +37,27 @@ void
 diag_init (void)
 {
   error_print_progname = print_progname;
+}
+
+char const *
+quote_c (int n, char const *arg)
+{
+  static locale_t c_locale;
+  static bool tried;
+  locale_t old = (locale_t) 0;
+  char const *q;
+
+  if (!tried)
+    {
+      tried = true;
+      c_locale = newlocale (LC_CTYPE_MASK, "C", (locale_t) 0);
+    }
+  if (c_locale)
+    old = uselocale (c_locale);
+  q = quote_n (n, arg);
+  if (c_locale)
+    uselocale (old);
+  return q;
 }
 
 void
@@ -61,7 +84,12 @@ diag_data_error (char const *file, struct data_error const *e,
     fprintf (stderr, "invalid %s", e->encoding);
   for (i = 0; i < e->err.len; i++)
     fprintf (stderr, "%s%02X", i ? " " : ": ", e->err.bytes[i]);
-  fprintf (stderr, " (%s)", err_kind_text (e->err.kind));
+  /* A byte that the code page leaves undefined names it (-f auto reads
+     legacy text and the bytes of mixed files in one).  */
+  if (e->err.kind == ERR_UNDEFINED)
+    fprintf (stderr, " (undefined in %s)", e->encoding);
+  else
+    fprintf (stderr, " (%s)", err_kind_text (e->err.kind));
   if (verb)
     fprintf (stderr, "; %" PRIu64 " error%s %s in this file", count,
              count == 1 ? "" : "s", verb);

@@ -10,6 +10,12 @@
      utf8conv: 42% 112.0 MiB of 266.7 MiB, 75.3 MiB/s, ETA 0:02
      utf8conv: 112.0 MiB, 75.3 MiB/s
 
+   With several files, the line starts with the file being converted
+   and how many there are (the operands, or the files a -r walk listed
+   before the conversion began):
+
+     utf8conv: file 3 of 10, 42% 112.0 MiB of 266.7 MiB, 75.3 MiB/s, ETA 0:02
+
    It is never written when standard error is not a terminal: logs and
    redirected output stay clean.  */
 
@@ -40,6 +46,8 @@ enum
 struct progress
 {
   int64_t total;                /* -1: unknown.  */
+  uint64_t files;               /* How many files the run has.  */
+  uint64_t file;                /* Which of them is being converted.  */
   uint64_t done;
   int64_t start_ns;
   int64_t last_ns;              /* Of the last redraw; -1 before.  */
@@ -106,7 +114,7 @@ human (char *buf, size_t size, double n)
 }
 
 struct progress *
-progress_start (int64_t total, bool text_to_stdout)
+progress_start (int64_t total, uint64_t files, bool text_to_stdout)
 {
   struct progress *p;
   if (!isatty (STDERR_FILENO)
@@ -114,6 +122,7 @@ progress_start (int64_t total, bool text_to_stdout)
     return NULL;
   p = xzalloc (sizeof *p);
   p->total = total;
+  p->files = files;
   p->start_ns = now_ns ();
   p->last_ns = -1;
   clear_buf[0] = '\r';
@@ -126,11 +135,14 @@ progress_start (int64_t total, bool text_to_stdout)
 static void
 draw (struct progress *p, int64_t now)
 {
-  char line[LINE_MAX_WIDTH], done[32], rate[32];
+  char line[LINE_MAX_WIDTH], done[32], rate[32], files[64] = "";
   double secs = (double) (now - p->start_ns) / 1e9;
   double bps = secs > 0 ? (double) p->done / secs : 0;
   size_t len;
 
+  if (p->files > 1)
+    snprintf (files, sizeof files, "file %" PRIu64 " of %" PRIu64 ", ",
+              p->file ? p->file : 1, p->files);
   human (done, sizeof done, (double) p->done);
   human (rate, sizeof rate, bps);
   if (p->total >= 0)
@@ -150,11 +162,12 @@ draw (struct progress *p, int64_t now)
         }
       else
         strcpy (eta, "0:00");
-      snprintf (line, sizeof line, "%s: %u%% %s of %s, %s/s, ETA %s",
-                program_name, pct, done, total, rate, eta);
+      snprintf (line, sizeof line, "%s: %s%u%% %s of %s, %s/s, ETA %s",
+                program_name, files, pct, done, total, rate, eta);
     }
   else
-    snprintf (line, sizeof line, "%s: %s, %s/s", program_name, done, rate);
+    snprintf (line, sizeof line, "%s: %s%s, %s/s", program_name, files, done,
+              rate);
 
   len = strlen (line);
   /* Pad over what is left of a longer line before.  */
@@ -182,6 +195,17 @@ progress_update (void *arg, uint64_t bytes)
   now = now_ns ();
   if (p->last_ns < 0 || now - p->last_ns >= REDRAW_NS)
     draw (p, now);
+}
+
+void
+progress_next_file (struct progress *p)
+{
+  if (!p)
+    return;
+  /* The next redraw says it: at most ten a second, however small the
+     files are.  */
+  if (p->file < p->files)
+    p->file++;
 }
 
 void

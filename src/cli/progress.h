@@ -11,11 +11,16 @@
 
 struct progress;
 
-/* Start a display for TOTAL input bytes (-1 when unknown), or return
-   NULL when standard error is not a terminal, or when TEXT_TO_STDOUT
-   (the converted text goes to standard output) and standard output is
-   the same terminal: the line would be drawn into the text.  */
-struct progress *progress_start (int64_t total, bool text_to_stdout);
+/* Start a display for TOTAL input bytes (-1 when unknown) in FILES
+   files, or return NULL when standard error is not a terminal, or when
+   TEXT_TO_STDOUT (the converted text goes to standard output) and
+   standard output is the same terminal: the line would be drawn into
+   the text.  */
+struct progress *progress_start (int64_t total, uint64_t files,
+                                 bool text_to_stdout);
+
+/* The next of the FILES files is taken up (P may be NULL).  */
+void progress_next_file (struct progress *p);
 
 /* The pipeline's hook: BYTES more input bytes were converted.  ARG is
    the struct progress.  Looks at the clock once and redraws at most ten

@@ -47,6 +47,7 @@ struct report
   unsigned int ndetected;
   bool any_detected;
   bool mojibake;                /* --fix-mojibake.  */
+  bool check;                   /* --check: nothing is written.  */
 };
 
 static char const *const outcome_names[OUTCOME_COUNT] = {
@@ -69,6 +70,12 @@ void
 report_fix_mojibake (struct report *r)
 {
   r->mojibake = true;
+}
+
+void
+report_check (struct report *r)
+{
+  r->check = true;
 }
 
 /* "1 char", "2 chars".  */
@@ -186,10 +193,25 @@ print_fallbacks (FILE *out, struct file_stats const *s, char const *page)
   fputs (", ", out);
   count (out, d->fallback_seqs, label);
   fprintf (out, " (%" PRIu64 " B)", d->fallback_bytes);
-  /* How the code page was chosen, unless the window was UTF-8.  */
-  if (d->legacy && d->legacy_how != LEGACY_UTF8)
-    fprintf (out, " (%s, confidence %u.%02u)", legacy_how_text (d->legacy_how),
-             d->confidence / 100, d->confidence % 100);
+}
+
+/* What -f auto found in a file, after "detected": the encoding, the kind
+   of decision, how a legacy code page was chosen, and the confidence:
+   "KOI8-R (legacy, model, confidence 0.97)".  */
+static void
+print_detected (FILE *out, struct detection const *d)
+{
+  char enc[128];
+  detect_encoding_name (d, enc, sizeof enc);
+  /* A decoder that chose no kind (-f UTF-16 without BOM or NUL
+     pattern) says how it chose.  */
+  fprintf (out, ", detected %s (%s", enc,
+           d->kind == KIND_NONE ? detect_how_text (d->how)
+           : detect_kind_text (d->kind));
+  if (d->kind == KIND_LEGACY || d->kind == KIND_MIXED)
+    fprintf (out, ", %s", legacy_how_text (d->legacy_how));
+  fprintf (out, ", confidence %u.%02u)", d->confidence / 100,
+           d->confidence % 100);
 }
 
 /* --report-json: the legacy code page of -f auto (the cp1252_ names
@@ -207,10 +229,7 @@ json_detection (struct json *j, struct detection const *d)
       json_null (j, "fallback_encoding");
       json_null (j, "fallback_by");
     }
-  if (d->legacy || d->how == DETECT_MODEL)
-    json_uint (j, "confidence_percent", d->confidence);
-  else
-    json_null (j, "confidence_percent");
+  json_uint (j, "confidence_percent", d->confidence);
 }
 
 static void
@@ -234,15 +253,12 @@ text_file (struct report *r, char const *name, struct file_outcome const *o)
                  s->mojibake_repairs == 1 ? "" : "s");
       if (s->detected.codec)
         {
-          fprintf (out, ", detected %s (%s", s->detected.codec->name,
-                   detect_how_text (s->detected.how));
-          if (s->detected.how == DETECT_MODEL)
-            fprintf (out, ", confidence %u.%02u",
-                     s->detected.confidence / 100,
-                     s->detected.confidence % 100);
-          putc (')', out);
-          /* The fallback applies to UTF-8 only.  */
-          if (s->detected.codec == &codec_utf8)
+          print_detected (out, &s->detected);
+          /* The fallback applies to UTF-8 only, and is named only
+             when it was used: a code page that read nothing is not
+             worth a word.  */
+          if (s->detected.codec == &codec_utf8
+              && s->detected.fallback_seqs > 0)
             print_fallbacks (out, s, NULL);
         }
     }
@@ -311,9 +327,14 @@ json_file (struct report *r, char const *name, struct file_outcome const *o)
         json_null (&j, "breaks_written");
       if (s->detected.codec)
         {
+          char enc[128];
+          detect_encoding_name (&s->detected, enc, sizeof enc);
           json_string (&j, "detected", s->detected.codec->name);
           json_string (&j, "detected_by",
                        detect_how_text (s->detected.how));
+          json_string (&j, "detected_encoding", enc);
+          json_string (&j, "detected_kind",
+                       detect_kind_text (s->detected.kind));
           json_uint (&j, "cp1252_fallbacks", s->detected.fallback_seqs);
           json_uint (&j, "cp1252_fallback_bytes",
                      s->detected.fallback_bytes);
@@ -492,7 +513,8 @@ text_total (struct report *r)
       }
   if (r->files > 0)
     putc (')', out);
-  print_counts (out, r, &r->sum, true, r->bom_seen_written);
+  /* --check writes nothing, and says nothing of output.  */
+  print_counts (out, r, &r->sum, !r->check, r->bom_seen_written);
   print_breaks (out, r, &r->sum, false, (int64_t) r->mixed);
   if (r->mojibake)
     fprintf (out, ", %" PRIu64 " mojibake repair%s", r->sum.mojibake_repairs,
@@ -505,11 +527,12 @@ text_total (struct report *r)
         fprintf (out, "%s %s %" PRIu64, i ? "," : "",
                  r->detected[i].codec->name, r->detected[i].files);
       /* The code page of the files that fell back, when they share
-         one; "legacy" when they do not.  */
-      print_fallbacks (out, &r->sum,
-                       r->fallback_mixed ? "legacy"
-                       : r->fallback_page ? r->fallback_page->name
-                       : "CP1252");
+         one; "legacy" when they do not; nothing when none did.  */
+      if (r->sum.detected.fallback_seqs > 0)
+        print_fallbacks (out, &r->sum,
+                         r->fallback_mixed ? "legacy"
+                         : r->fallback_page ? r->fallback_page->name
+                         : "CP1252");
     }
   putc ('\n', out);
 }
@@ -527,7 +550,7 @@ json_total (struct report *r)
   for (k = 0; k < OUTCOME_COUNT; k++)
     json_uint (&o, outcome_names[k], r->outcomes[k]);
   json_end (&o);
-  json_counts (&j, r, &r->sum, true);
+  json_counts (&j, r, &r->sum, !r->check);
   json_uint (&j, "mixed_break_files", r->mixed);
   json_end (&j);
 }

@@ -11,7 +11,8 @@
        [, detected ENC (HOW)[, N CP1252 fallbacks (N B)]]]
 
    all on one line ("out" and the BOMs written only for a file that was
-   written); the total line has "total: N files (N OUTCOME, ...)" in
+   written, and in the total not under --check; the fallbacks only when
+   there were some, naming the code page used); the total line has "total: N files (N OUTCOME, ...)" in
    place of "FILE: OUTCOME".  The JSON report writes the same facts as
    JSON Lines (json.h), and every data error as well.  */
 
@@ -62,6 +63,10 @@ void report_error (struct report *, char const *file,
 /* --fix-mojibake runs: count its repairs in the file and total lines
    and objects.  */
 void report_fix_mojibake (struct report *);
+
+/* --check runs: the total says nothing of output (nothing is
+   written).  */
+void report_check (struct report *);
 
 /* The mojibake repair RP of FILE (JSON only).  */
 void report_repair (struct report *, char const *file,

@@ -18,8 +18,10 @@ enum
 /* A file name as the start of a diagnostic ("NAME: ..."), quoted as the
    shell would need it only when it holds something other than plain
    characters (a space, a quote, a colon, a control character, a byte
-   that is not UTF-8), so that no name can forge a line or reach the
-   terminal raw.  */
+   that is not printable in the locale), so that no name can forge a
+   line or reach the terminal raw.  Which characters are printable is
+   LC_CTYPE's say, as with coreutils: UTF-8 names stay readable in a
+   UTF-8 locale and are escaped under LC_ALL=C.  */
 #define quotef(arg) \
   quotearg_n_style_colon (0, shell_escape_quoting_style, arg)
 #define quotef_n(n, arg) \
@@ -30,6 +32,11 @@ enum
   quotearg_n_style (0, shell_escape_always_quoting_style, arg)
 #define quoteaf_n(n, arg) \
   quotearg_n_style (n, shell_escape_always_quoting_style, arg)
+
+/* An argument that is not a file name (an encoding's name, a format)
+   quoted with quote_n (N, ARG) as in the C locale, whatever LC_CTYPE
+   says: only file names are quoted in the user's locale (SPEC §2).  */
+char const *quote_c (int n, char const *arg);
 
 /* Report a write error on standard output and exit with EXIT_TROUBLE.  */
 _Noreturn void write_error (void);

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ enum
   UNICODE_SUBST_OPTION,
   BOM_OPTION,
   EOL_OPTION,
+  EOL_FROM_OPTION,
   FIX_MOJIBAKE_OPTION,
   BLOCK_SIZE_OPTION,
   CHECK_OPTION,
@@ -62,6 +64,7 @@ enum
   VERBOSE_OPTION,
   FALLBACK_OPTION,
   DETECT_OPTION,
+  IF_UNSURE_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -74,6 +77,7 @@ static struct option const long_options[] = {
   {"unicode-subst", required_argument, NULL, UNICODE_SUBST_OPTION},
   {"bom", required_argument, NULL, BOM_OPTION},
   {"eol", required_argument, NULL, EOL_OPTION},
+  {"eol-from", required_argument, NULL, EOL_FROM_OPTION},
   {"fix-mojibake", no_argument, NULL, FIX_MOJIBAKE_OPTION},
   {"output", required_argument, NULL, 'o'},
   {"block-size", required_argument, NULL, BLOCK_SIZE_OPTION},
@@ -91,6 +95,7 @@ static struct option const long_options[] = {
   {"verbose", no_argument, NULL, VERBOSE_OPTION},
   {"fallback", required_argument, NULL, FALLBACK_OPTION},
   {"detect", no_argument, NULL, DETECT_OPTION},
+  {"if-unsure", required_argument, NULL, IF_UNSURE_OPTION},
   {"help", no_argument, NULL, HELP_OPTION},
   {"version", no_argument, NULL, VERSION_OPTION},
   {NULL, 0, NULL, 0}
@@ -98,6 +103,72 @@ static struct option const long_options[] = {
 
 /* The largest --block-size accepted.  */
 enum { BLOCK_SIZE_MAX = 1 << 30 };
+
+/* The second half of --help: output, batch and report options.  */
+static void
+help_output (void)
+{
+  fputs ("\
+Output:\n\
+  -o, --output=FILE       write to FILE instead of standard output; FILE may\n\
+                            also be an input\n\
+  -i, --in-place[=SUFFIX]\n\
+                          convert each FILE in place, keeping the original\n\
+                          as FILE+SUFFIX if SUFFIX is given (never over an\n\
+                          existing FILE+SUFFIX); a file whose bytes would\n\
+                          not change is left alone; SUFFIX is attached\n\
+                          (-i.bak): '-i .bak' is refused\n\
+  -k, --keep-timestamps   with -i, keep each file's access and\n\
+                            modification times\n\
+      --check             write no output; check that each FILE is valid in\n\
+                            its encoding, or with -t, make a dry run of the\n\
+                            conversion: its diagnostics and exit status\n\
+      --bom=MODE          byte order marks: auto (default: the first\n\
+                            input's, where the output carries it; a\n\
+                            UTF-16/UTF-32 one not into UTF-8), strip, add\n\
+      --eol=MODE          line breaks: keep (default); lf: each CR LF to\n\
+                            LF (dos2unix); crlf: each lone LF to CR LF\n\
+                            (unix2dos); cr: CR LF and lone LF to CR; a\n\
+                            lone CR is text and stays\n\
+      --eol-from=KIND     crlf (default): breaks are CR LF and LF; cr: a\n\
+                            lone CR is a break too (classic Mac text, as\n\
+                            mac2unix), written as --eol says\n\
+      --fix-mojibake      restore UTF-8 text that was read as CP1252 or\n\
+                            Latin-1 and written as UTF-8 again, once or\n\
+                            twice ('Ã©' for 'é'; see MOJIBAKE REPAIR)\n\
+      --block-size=N      read and convert N bytes at a time (default 131072)\n\
+  -r, --recursive         convert the regular files under each directory\n\
+                            FILE, in the order of their names; symbolic\n\
+                            links inside the tree are skipped\n\
+      --binary            with -i or -r, convert files that look binary\n\
+                            too (a known binary format, or a NUL or another\n\
+                            control character anywhere in the file); they\n\
+                            are skipped otherwise, and --detect prints\n\
+                            'FILE: binary'.  UTF-16 and UTF-32 files (a BOM,\n\
+                            or UTF-16's NUL bytes) are text, invalid input\n\
+                            unless -f is auto or their form\n\
+  -q, --quiet, -s, --silent\n\
+                          print no warnings (-s and --silent as in iconv)\n\
+      --verbose           name each FILE on standard error, as 'FILE:',\n\
+                            before it is converted (as iconv does)\n\
+      --report            print a summary of each file and a total on\n\
+                            standard error: outcome, bytes, characters,\n\
+                            errors, BOMs, line breaks, detected encoding\n\
+      --report-json=FILE  write the report and every data error to FILE\n\
+                            as JSON Lines (- is standard output, when the\n\
+                            text goes elsewhere)\n\
+      --progress          show progress on standard error when it is a\n\
+                            terminal (with several files: file N of M)\n\
+      --help              display this help and exit\n\
+      --version           output version information and exit\n\
+\n\
+Output and diagnostics do not depend on the locale, except that file names\n\
+are quoted as coreutils quotes them in it (UTF-8 names stay readable in a\n\
+UTF-8 locale).\n\
+\n\
+Exit status is 0 if all input was converted, 1 if input was invalid or\n\
+dropped, 2 in case of trouble.\n", stdout);
+}
 
 static _Noreturn void
 usage (int status)
@@ -121,13 +192,22 @@ converted in turn and concatenated to the output.\n\
 \n\
 Encodings:\n\
   -f, --from-code=ENC     the input encoding (default UTF-8); 'auto' looks\n\
-                            for a BOM or BOM-less UTF-16, else reads UTF-8\n\
-                            with invalid bytes in a legacy code page that\n\
-                            it detects (see DETECTION in the manual)\n\
-      --fallback=ENC      with -f auto, read invalid UTF-8 bytes in the\n\
-                            single-byte encoding ENC instead of detecting\n\
+                            for a BOM or BOM-less UTF-16, else takes each\n\
+                            file as UTF-8, as a legacy code page that it\n\
+                            detects, or as UTF-8 mixed with one (see\n\
+                            DETECTION in the manual)\n\
+      --fallback=ENC      with -f auto, read a file that is not UTF-8 (or\n\
+                            its invalid UTF-8 bytes) in the single-byte\n\
+                            encoding ENC instead of detecting one\n\
       --detect            with -f auto, print 'FILE: ENCODING (confidence\n\
-                            C)' for each FILE and convert nothing\n\
+                            C, KIND)' for each FILE and convert nothing;\n\
+                            KIND is ASCII, UTF-8, BOM, NUL pattern, legacy\n\
+                            or mixed (UTF-8 + a legacy code page)\n\
+      --if-unsure=WHAT    with -f auto, what to do with a file detected\n\
+                            with a confidence below 0.90: convert\n\
+                            (default), or skip it: left as it is, with a\n\
+                            warning (in a stream, nothing of it after\n\
+                            its ASCII head is written)\n\
   -t, --to-code=ENC       the output encoding (default UTF-8)\n\
   -l, --list              list the known encodings and exit\n\
 \n\
@@ -145,50 +225,7 @@ Errors:\n\
                             (default '\\x%02x', '\\u%04x' or '\\U%08x')\n\
 \n\
 ", stdout);
-      fputs ("\
-Output:\n\
-  -o, --output=FILE       write to FILE instead of standard output; FILE may\n\
-                            also be an input\n\
-  -i, --in-place[=SUFFIX]\n\
-                          convert each FILE in place, keeping the original\n\
-                          as FILE+SUFFIX if SUFFIX is given (never over an\n\
-                          existing FILE+SUFFIX); a file whose bytes would\n\
-                          not change is left alone\n\
-  -k, --keep-timestamps   with -i, keep each file's access and\n\
-                            modification times\n\
-      --check             write no output; check that each FILE is valid in\n\
-                            its encoding, or with -t, make a dry run of the\n\
-                            conversion: its diagnostics and exit status\n\
-      --bom=MODE          byte order marks: auto (default), strip, add\n\
-      --eol=MODE          line breaks: keep (default), or write every CR LF,\n\
-                            lone CR and lone LF as lf, crlf or cr\n\
-      --fix-mojibake      restore UTF-8 text that was read as CP1252 or\n\
-                            Latin-1 and written as UTF-8 again, once or\n\
-                            twice ('Ã©' for 'é'; see MOJIBAKE REPAIR)\n\
-      --block-size=N      read and convert N bytes at a time (default 131072)\n\
-  -r, --recursive         convert the regular files under each directory\n\
-                            FILE, in the order of their names; symbolic\n\
-                            links inside the tree are skipped\n\
-      --binary            with -i or -r, convert files that look binary\n\
-                            too (a NUL or another control character in\n\
-                            their first 32 KiB); they are skipped otherwise\n\
-  -q, --quiet, -s, --silent\n\
-                          print no warnings (-s and --silent as in iconv)\n\
-      --verbose           name each FILE on standard error, as 'FILE:',\n\
-                            before it is converted (as iconv does)\n\
-      --report            print a summary of each file and a total on\n\
-                            standard error: outcome, bytes, characters,\n\
-                            errors, BOMs, line breaks, detected encoding\n\
-      --report-json=FILE  write the report and every data error to FILE\n\
-                            as JSON Lines (- is standard output, when the\n\
-                            text goes elsewhere)\n\
-      --progress          show progress on standard error when it is a\n\
-                            terminal\n\
-      --help              display this help and exit\n\
-      --version           output version information and exit\n\
-\n\
-Exit status is 0 if all input was converted, 1 if input was invalid or\n\
-dropped, 2 in case of trouble.\n", stdout);
+      help_output ();
     }
   exit (status);
 }
@@ -198,7 +235,7 @@ static _Noreturn void
 usage_error (char const *what, char const *arg)
 {
   if (arg)
-    error (0, 0, "%s %s", what, quote (arg));
+    error (0, 0, "%s %s", what, quote_c (0, arg));
   else
     error (0, 0, "%s", what);
   usage (EXIT_TROUBLE);
@@ -211,12 +248,12 @@ unknown_encoding (char const *name)
   size_t n = registry_suggest (name, near, sizeof near / sizeof near[0]);
 
   if (n == 0)
-    error (0, 0, "unknown encoding %s", quote (name));
+    error (0, 0, "unknown encoding %s", quote_c (0, name));
   else
     error (0, 0, "unknown encoding %s; did you mean %s%s%s%s%s?",
-           quote_n (0, name), quote_n (1, near[0]),
-           n == 2 ? " or " : n == 3 ? ", " : "", n > 1 ? quote_n (2, near[1]) : "",
-           n == 3 ? " or " : "", n == 3 ? quote_n (3, near[2]) : "");
+           quote_c (0, name), quote_c (1, near[0]),
+           n == 2 ? " or " : n == 3 ? ", " : "", n > 1 ? quote_c (2, near[1]) : "",
+           n == 3 ? " or " : "", n == 3 ? quote_c (3, near[2]) : "");
   fprintf (stderr, "Try '%s --list' for the list of encodings.\n",
            program_name);
   exit (EXIT_TROUBLE);
@@ -261,7 +298,8 @@ find_target (char const *name, bool *ignore)
   /* -f auto detects an input encoding; it has no encoder.  */
   if (!c->encode)
     {
-      error (0, 0, "%s is only an input encoding (-f auto)", quote (name));
+      error (0, 0, "%s is only an input encoding (-f auto)",
+             quote_c (0, name));
       exit (EXIT_TROUBLE);
     }
   return c;
@@ -307,7 +345,8 @@ total_size (struct walk_entry const *e, size_t n)
     {
       struct stat st;
       int r;
-      if (e[i].kind == WALK_LINK || e[i].kind == WALK_SPECIAL)
+      if (e[i].kind == WALK_LINK || e[i].kind == WALK_SPECIAL
+          || e[i].kind == WALK_FAILED)
         continue;
       r = (strcmp (e[i].name, "-") == 0 ? fstat (STDIN_FILENO, &st)
            : stat (e[i].name, &st));
@@ -316,6 +355,19 @@ total_size (struct walk_entry const *e, size_t n)
       total += st.st_size;
     }
   return total;
+}
+
+/* The number of ENTRIES[0..N) that are files to convert, for
+   --progress: the operands, and the files a -r walk found (not the
+   links and special files it lists to skip them).  */
+static uint64_t
+count_files (struct walk_entry const *e, size_t n)
+{
+  uint64_t files = 0;
+  size_t i;
+  for (i = 0; i < n; i++)
+    files += e[i].kind == WALK_OPERAND || e[i].kind == WALK_FILE;
+  return files;
 }
 
 static void
@@ -360,13 +412,16 @@ start_report_and_progress (struct batch_config *cfg, bool want_report,
       cfg->report = report;
       if (cfg->run.fix_mojibake)
         report_fix_mojibake (report);
+      if (cfg->mode == BATCH_CHECK)
+        report_check (report);
       cfg->run.report = true;
     }
   if (want_progress)
-    progress = progress_start (total_size (e, n),
+    progress = progress_start (total_size (e, n), count_files (e, n),
                                cfg->mode == BATCH_STREAM && !cfg->output);
   if (progress)
     {
+      cfg->progress = progress;
       cfg->run.progress = progress_update;
       cfg->run.progress_arg = progress;
     }
@@ -423,12 +478,25 @@ parse_eol (char const *arg)
   return (enum eol_mode) parse_mode ("--eol", arg, names);
 }
 
+/* The --if-unsure modes: convert is 0, skip 1.  */
+static char const *const unsure_names[] = { "convert", "skip", NULL };
+
+/* Parse --eol-from's ARG: whether a lone CR is a break.  */
+static bool
+parse_eol_from (char const *arg)
+{
+  static char const *const names[] = { "crlf", "cr", NULL };
+  return parse_mode ("--eol-from", arg, names) == 1;
+}
+
 /* What the command line said, beyond the batch configuration.  */
 struct options
 {
   char const *from, *to;        /* The encodings' names.  */
   char const *fallback;         /* --fallback=ENC, or NULL.  */
   bool detect;                  /* --detect.  */
+  bool if_unsure_skip;          /* --if-unsure=skip.  */
+  bool if_unsure_given;
   bool to_given, policy_given, subst_given;
   bool check, in_place, want_report, want_progress;
   /* --byte-subst and --unicode-subst: the formats as given, and parsed
@@ -448,7 +516,7 @@ parse_format (char const *option, char const *arg, struct subst_format **fmt)
 
   if (!f)
     {
-      error (0, 0, "invalid %s format %s%s", option, quote (arg),
+      error (0, 0, "invalid %s format %s%s", option, quote_c (0, arg),
              (why == FORMAT_NOT_UTF8 ? ": not valid UTF-8"
               : why == FORMAT_TOO_WIDE
               ? ": a width or precision above 2147483647" : ""));
@@ -469,24 +537,19 @@ check_format (char const *option, char const *arg,
   if (fmt && !policy_format_encodable (fmt, to, &c))
     {
       error (0, 0, "%s format %s: cannot encode U+%04X in %s", option,
-             quote (arg), (unsigned int) c, to->name);
+             quote_c (0, arg), (unsigned int) c, to->name);
       usage (EXIT_TROUBLE);
     }
 }
 
-/* Take the option C, with its argument OPTARG, into CFG and O.  */
-static void
-take_option (int c, struct batch_config *cfg, struct options *o)
+/* Take the error-policy option C (-e, -c, --byte-subst,
+   --unicode-subst), with its argument OPTARG, into CFG and O; false
+   when C is no such option.  */
+static bool
+take_policy_option (int c, struct batch_config *cfg, struct options *o)
 {
   switch (c)
     {
-    case 'f':
-      o->from = optarg;
-      break;
-    case 't':
-      o->to = optarg;
-      o->to_given = true;
-      break;
     case 'e':
       if (!policy_parse (optarg, &cfg->run.policy.policy))
         usage_error ("invalid error policy", optarg);
@@ -506,11 +569,33 @@ take_option (int c, struct batch_config *cfg, struct options *o)
       o->unicode_arg = optarg;
       o->subst_given = true;
       break;
+    default:
+      return false;
+    }
+  return true;
+}
+
+/* Take the option C, with its argument OPTARG, into CFG and O.  */
+static void
+take_option (int c, struct batch_config *cfg, struct options *o)
+{
+  switch (c)
+    {
+    case 'f':
+      o->from = optarg;
+      break;
+    case 't':
+      o->to = optarg;
+      o->to_given = true;
+      break;
     case BOM_OPTION:
       cfg->run.bom = parse_bom (optarg);
       break;
     case EOL_OPTION:
       cfg->run.eol = parse_eol (optarg);
+      break;
+    case EOL_FROM_OPTION:
+      cfg->run.eol_cr_breaks = parse_eol_from (optarg);
       break;
     case FIX_MOJIBAKE_OPTION:
       cfg->run.fix_mojibake = true;
@@ -559,6 +644,10 @@ take_option (int c, struct batch_config *cfg, struct options *o)
     case DETECT_OPTION:
       o->detect = true;
       break;
+    case IF_UNSURE_OPTION:
+      o->if_unsure_skip = parse_mode ("--if-unsure", optarg, unsure_names);
+      o->if_unsure_given = true;
+      break;
     case 'r':
       cfg->recursive = true;
       break;
@@ -569,7 +658,8 @@ take_option (int c, struct batch_config *cfg, struct options *o)
                    AUTHORS, (char *) NULL);
       exit (EXIT_SUCCESS);
     default:
-      usage (EXIT_TROUBLE);
+      if (!take_policy_option (c, cfg, o))
+        usage (EXIT_TROUBLE);
     }
 }
 
@@ -581,6 +671,7 @@ static void
 settle_detection (struct batch_config *cfg, struct options const *o)
 {
   struct run_config *rc = &cfg->run;
+  struct codec const *fb = NULL;
   uint32_t table[128];
 
   if (o->detect)
@@ -591,9 +682,11 @@ settle_detection (struct batch_config *cfg, struct options const *o)
         usage_error ("--detect converts nothing: no -i, --check, -t or -o",
                      NULL);
     }
+  if (o->if_unsure_given && rc->from != codec_auto)
+    usage_error ("--if-unsure works with -f auto only", NULL);
   if (o->fallback)
     {
-      struct codec const *fb = registry_lookup (o->fallback);
+      fb = registry_lookup (o->fallback);
       if (rc->from != codec_auto)
         usage_error ("--fallback works with -f auto only", NULL);
       if (!fb)
@@ -601,11 +694,12 @@ settle_detection (struct batch_config *cfg, struct options const *o)
       if (!legacy_single_byte (fb, table))
         {
           error (0, 0, "--fallback needs a single-byte encoding, not %s",
-                 quote (fb->name));
+                 quote_c (0, fb->name));
           usage (EXIT_TROUBLE);
         }
-      rc->from = detect_with_fallback (fb);
     }
+  if (fb || o->if_unsure_skip)
+    rc->from = detect_configure (fb, o->if_unsure_skip ? DETECT_SURE : 0);
 }
 
 /* The options O, checked against each other and settled into CFG, for
@@ -638,9 +732,11 @@ settle_options (struct batch_config *cfg, struct options const *o,
   if (rc->bom == BOM_ADD && !(rc->to->flags & CODEC_UNICODE))
     {
       error (0, 0, "--bom=add needs a Unicode output encoding, not %s",
-             quote (rc->to->name));
+             quote_c (0, rc->to->name));
       exit (EXIT_TROUBLE);
     }
+  if (rc->eol_cr_breaks && rc->eol == EOL_KEEP)
+    usage_error ("--eol-from=cr needs --eol=lf, crlf or cr", NULL);
   if (rc->bom == BOM_STRIP && rc->to->unmarked)
     rc->to = rc->to->unmarked;
   check_format ("--byte-subst", o->byte_arg, o->byte_fmt, rc->to);
@@ -691,6 +787,69 @@ settle_options (struct batch_config *cfg, struct options const *o,
     }
 }
 
+/* The argument that follows a bare -i (no SUFFIX attached) in
+   ARGV[1..ARGC), before getopt_long permutes them, or NULL: "-i",
+   "--in-place" or an abbreviation of it, or a cluster of short options
+   that ends in i ("-ci").  */
+static char const *
+after_bare_in_place (int argc, char **argv)
+{
+  int k;
+  for (k = 1; k + 1 < argc; k++)
+    {
+      char const *a = argv[k];
+      if (strcmp (a, "--") == 0)
+        break;
+      if (a[0] != '-' || a[1] == '\0')
+        continue;
+      if (a[1] == '-')
+        {
+          size_t n = strlen (a);
+          if (4 <= n && strncmp (a, "--in-place", n) == 0)
+            return argv[k + 1];
+          continue;
+        }
+      for (a++; *a; a++)
+        {
+          if (strchr ("fteo", *a))
+            {
+              /* The option's argument is the rest, or the next one.  */
+              k += a[1] == '\0';
+              break;
+            }
+          if (*a == 'i')
+            {
+              if (a[1] == '\0')
+                return argv[k + 1];
+              break;
+            }
+        }
+    }
+  return NULL;
+}
+
+/* -i .bak FILE: a backup suffix given with a space is an operand, and
+   would be converted as a file after the others were converted without
+   a backup.  Refuse ARG, the operand after a bare -i, before anything
+   is converted when it looks like a suffix (short, starting with '.'
+   or '~', no '/') and is not an existing file (SPEC §12).  */
+static void
+refuse_forgotten_suffix (char const *arg)
+{
+  struct stat st;
+  if (!arg || !(arg[0] == '.' || arg[0] == '~') || 8 < strlen (arg)
+      || strchr (arg, '/') || lstat (arg, &st) == 0)
+    return;
+  {
+    char *hint = xmalloc (strlen (arg) + 3);
+    strcpy (stpcpy (hint, "-i"), arg);
+    error (0, 0, "%s is not a file; to keep backups with that suffix, "
+           "attach it: %s", quote_c (0, arg), quote_c (1, hint));
+    free (hint);
+  }
+  usage (EXIT_TROUBLE);
+}
+
 /* Name the program the same way however it was invoked (diagnostics are
    an interface that scripts match), and set up what every run needs.  */
 static void
@@ -706,6 +865,13 @@ initialize (char **argv)
   /* Every failure of gnulib's (a write error at exit, memory exhausted)
      is trouble.  */
   exit_failure = EXIT_TROUBLE;
+  /* File names in diagnostics and reports are quoted as coreutils
+     quotes them in the current locale: a UTF-8 name stays readable in
+     a UTF-8 locale (SPEC §2).  That is all the locale may change, so
+     only LC_CTYPE is taken from the environment (messages, numbers and
+     iconv(3) stay in the C locale), and every other argument is quoted
+     as in the C locale (quote_c), with ASCII quotes.  */
+  setlocale (LC_CTYPE, "");
   atexit (close_stdout);
   diag_init ();
   /* A reader that goes away ends the program quietly, as with cat, even
@@ -718,14 +884,17 @@ main (int argc, char **argv)
 {
   static char *stdin_only[] = { (char *) "-" };
   struct batch_config cfg;
-  struct options o = { default_from, "UTF-8", NULL, false, false, false, false,
-                       false, false, false, false, NULL, NULL, NULL, NULL };
+  struct options o = { default_from, "UTF-8", NULL, false, false, false,
+                       false, false, false, false, false, false, false, NULL,
+                       NULL, NULL, NULL };
   struct walk_entry *entries;
   bool walk_trouble = false;
   size_t nentries;
   int c, status, noperands;
+  char const *bare_next;
 
   initialize (argv);
+  bare_next = after_bare_in_place (argc, argv);
   memset (&cfg, 0, sizeof cfg);
   cfg.run.policy.policy = POLICY_STRICT;
   cfg.run.bom = BOM_AUTO;
@@ -739,6 +908,8 @@ main (int argc, char **argv)
     for (c = optind; c < argc; c++)
       if (strcmp (argv[c], "-") == 0)
         usage_error ("--in-place cannot convert standard input", NULL);
+  if (o.in_place && !cfg.suffix)
+    refuse_forgotten_suffix (bare_next);
 
   /* No FILE is standard input; directories with no files in them are
      nothing.  */

@@ -31,7 +31,22 @@ add (struct list *l, char *name, enum walk_kind kind)
     l->e = x2nrealloc (l->e, &l->cap, sizeof *l->e);
   l->e[l->len].name = name;
   l->e[l->len].kind = kind;
+  l->e[l->len].err = 0;
   l->len++;
+}
+
+/* Diagnose NAME, a directory that cannot be read when DIR, else an
+   entry that cannot be seen, with the errno value ERR, and add NAME (a
+   copy) to L as an entry that failed.  */
+static void
+add_failed (struct list *l, char const *name, int err, bool dir)
+{
+  if (dir)
+    error (0, err, "cannot read directory %s", quoteaf (name));
+  else
+    error (0, err, "%s", quotef (name));
+  add (l, xstrdup (name), WALK_FAILED);
+  l->e[l->len - 1].err = err;
 }
 
 /* DIR followed by a slash (unless it ends with one) and NAME.  */
@@ -58,7 +73,7 @@ walk_dir (struct list *l, char const *dir)
 
   if (!d)
     {
-      error (0, errno, "cannot read directory %s", quoteaf (dir));
+      add_failed (l, dir, errno, true);
       return false;
     }
   for (;;)
@@ -74,7 +89,7 @@ walk_dir (struct list *l, char const *dir)
       path = join (dir, de->d_name);
       if (fstatat (dirfd (d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         {
-          error (0, errno, "%s", quotef (path));
+          add_failed (l, path, errno, false);
           free (path);
           ok = false;
           continue;
@@ -87,7 +102,7 @@ walk_dir (struct list *l, char const *dir)
     }
   if (errno != 0)
     {
-      error (0, errno, "cannot read directory %s", quoteaf (dir));
+      add_failed (l, dir, errno, true);
       ok = false;
     }
   closedir (d);

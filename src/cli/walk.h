@@ -21,13 +21,15 @@ enum walk_kind
   WALK_OPERAND,                 /* An operand as given.  */
   WALK_FILE,                    /* A regular file found in a tree.  */
   WALK_LINK,                    /* A symbolic link found in a tree.  */
-  WALK_SPECIAL                  /* Neither a file nor a directory.  */
+  WALK_SPECIAL,                 /* Neither a file nor a directory.  */
+  WALK_FAILED                   /* Could not be read or seen (ERR).  */
 };
 
 struct walk_entry
 {
   char *name;
   enum walk_kind kind;
+  int err;                      /* WALK_FAILED: the errno value.  */
 };
 
 /* The operands FILES[0..NFILES) as entries, without a walk.  */
@@ -35,7 +37,9 @@ struct walk_entry *walk_operands (char *const *files, size_t nfiles);
 
 /* Expand FILES[0..NFILES) into a new array of entries, which the caller
    may keep until exit, and set *NOUT to its length.  A directory that
-   cannot be read is diagnosed and sets *TROUBLE; the walk goes on.  */
+   cannot be read (or an entry that cannot be seen) is diagnosed, sets
+   *TROUBLE and is listed as WALK_FAILED, so that the report counts it;
+   the walk goes on.  */
 struct walk_entry *walk_expand (char *const *files, size_t nfiles,
                                 size_t *nout, bool *trouble);
 

@@ -24,7 +24,9 @@ encoder_init (struct encoder *e, struct codec const *c)
   e->codec = c;
   e->pending = 0;
   e->impl = NULL;
-  if (c->flags & CODEC_STATEFUL)
+  /* Unmarked UTF-16 and UTF-32 are stateful for their decoders only.  */
+  if ((c->flags & CODEC_STATEFUL)
+      && ((struct stateful_codec const *) c)->encoder_open)
     ((struct stateful_codec const *) c)->encoder_open (e);
 }
 
@@ -57,6 +59,7 @@ err_kind_text (enum err_kind k)
     "invalid byte",
     "lone surrogate",
     "unencodable character",
+    "undefined byte",
   };
   return text[k];
 }

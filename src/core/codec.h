@@ -13,10 +13,11 @@
                           of a non-final buffer is kept in the decoder's
                           state and finished by the next call);
      DECODE_OUTPUT_FULL   the pivot is full: encode it, then call again with
-                          the rest of the input (-f auto's wrapper also
-                          stops so once it has chosen what to read the
-                          input as, so that the caller can take that
-                          codec's fast path);
+                          the rest of the input (a wrapping decoder, -f
+                          auto's or unmarked UTF-16's, also stops so
+                          once it has chosen what to read the input as,
+                          so that the caller can take that codec's fast
+                          path);
      DECODE_MALFORMED     an ill-formed sequence was read; its bytes, kind
                           and offset are in the decoder's `error' member.
                           The input consumed includes the sequence, and the
@@ -106,20 +107,38 @@ enum legacy_how
   LEGACY_MODEL                  /* The models chose it.  */
 };
 
+/* What -f auto decided a file is (SPEC §5): one decision per file.  */
+enum detect_kind
+{
+  KIND_NONE = 0,                /* Not decided.  */
+  KIND_ASCII,                   /* No byte above 0x7F.  */
+  KIND_UTF8,                    /* Well-formed UTF-8 (so far).  */
+  KIND_BOM,                     /* A byte order mark.  */
+  KIND_NUL_PATTERN,             /* BOM-less UTF-16 (NUL bytes).  */
+  KIND_LEGACY,                  /* Every byte read by one code page.  */
+  KIND_MIXED,                   /* UTF-8, its ill-formed bytes read by a
+                                   single-byte code page.  */
+  KIND_BINARY                   /* Not text (the CLI's binary test).  */
+};
+
 /* What a wrapping decoder (-f auto) found out about its input: the codec
-   it reads the input with, how it chose it, and, for UTF-8, the code
-   page of the ill-formed sequences (LEGACY, chosen as LEGACY_HOW, with a
-   confidence in hundredths), the sequences it read with it (and their
-   bytes), and whether the file held no byte above 0x7F.  When the
-   detector chose a multi-byte code page, CODEC is that code page.  */
+   it reads the input with, how it chose it, what kind of decision it
+   was, with a confidence in hundredths, and the code page LEGACY (chosen
+   as LEGACY_HOW) that reads the ill-formed sequences of UTF-8 (KIND_UTF8,
+   KIND_MIXED, KIND_BOM and KIND_ASCII: for what may come later), or the
+   whole file (KIND_LEGACY); the sequences it read with it (and their
+   bytes).  When the detector chose a legacy code page, CODEC is that code
+   page.  SKIPPED: the confidence was below --if-unsure=skip's threshold,
+   and nothing after the decision was decoded.  */
 struct detection
 {
   struct codec const *codec;
   enum detect_how how;
+  enum detect_kind kind;
   struct codec const *legacy;
   enum legacy_how legacy_how;
   unsigned int confidence;
-  bool ascii;
+  bool skipped;
   uint64_t fallback_seqs;
   uint64_t fallback_bytes;
 };
@@ -127,12 +146,14 @@ struct detection
 /* The most input bytes a decoder holds back before it decodes them (a
    partial sequence, or -f auto's look-ahead and window): values may
    start that far before the current buffer.  DETECT_WINDOW is the part
-   of a file that chooses its legacy code page.  */
+   of a file that chooses its legacy code page: the bytes from its first
+   byte above 0x7F on (the ASCII before it is no evidence); the
+   look-ahead may hold a little ASCII before it.  */
 enum
 {
   DETECT_LOOKAHEAD = 256,
   DETECT_WINDOW = 65536,
-  MAX_HELD = DETECT_WINDOW + MAX_ERROR_BYTES
+  MAX_HELD = DETECT_LOOKAHEAD + DETECT_WINDOW + MAX_ERROR_BYTES
 };
 
 /* Decoder state.  `carry' holds the bytes of a sequence that the previous
@@ -211,7 +232,8 @@ enum codec_flags
   CODEC_STATEFUL = 64,          /* A struct stateful_codec: decoders and
                                    encoders hold outside resources.  */
   CODEC_WRAPPER = 128,          /* A stateful codec whose decoder wraps
-                                   another one that it chooses (-f auto).  */
+                                   another one that it chooses (-f auto,
+                                   unmarked UTF-16 and UTF-32).  */
   CODEC_UNITS_32 = 256,         /* Code units of 4 bytes (UTF-32).  */
   CODEC_ASCII_BYTES = 512       /* The encoder writes every value below
                                    0x80 as the byte of that value and
@@ -238,7 +260,8 @@ struct codec
    Its struct codec is the first member, with CODEC_STATEFUL in its flags,
    so that the codecs without such state keep their short initializers.
    decoder_init and encoder_init call the open hooks; decoder_release and
-   encoder_release the close hooks.  */
+   encoder_release the close hooks.  The encoder hooks may be NULL when
+   only the decoder has such state (unmarked UTF-16 and UTF-32).  */
 struct stateful_codec
 {
   struct codec codec;
@@ -250,6 +273,11 @@ struct stateful_codec
      what it has detected (false while it has not decided).  */
   bool (*holds_input) (struct decoder const *);
   bool (*detected) (struct decoder const *, struct detection *);
+  /* CODEC_WRAPPER only, or NULL: the caller converted the ASCII text
+     IN[0..N) itself, with UTF-8's fast path, instead of passing it to
+     the decoder, which did not hold input and had not decided (-f auto
+     before the file's first byte above 0x7F).  */
+  void (*ascii_passed) (struct decoder *, uint8_t const *in, size_t n);
 };
 
 /* Whether D holds input bytes it has not decoded yet (a partial
@@ -280,6 +308,16 @@ decoder_detected (struct decoder const *d, struct detection *det)
 {
   return ((d->codec->flags & CODEC_WRAPPER)
           && ((struct stateful_codec const *) d->codec)->detected (d, det));
+}
+
+/* The caller converted the ASCII text IN[0..N) itself, while the
+   wrapper D held nothing and had not decided (see ascii_passed).  */
+static inline void
+decoder_ascii_passed (struct decoder *d, uint8_t const *in, size_t n)
+{
+  struct stateful_codec const *sc = (struct stateful_codec const *) d->codec;
+  if ((d->codec->flags & CODEC_WRAPPER) && sc->ascii_passed)
+    sc->ascii_passed (d, in, n);
 }
 
 /* Set up a decoder or an encoder for a codec.  Whoever calls these calls

@@ -18,12 +18,23 @@
       an eighth in the other".  The answer depends on those bytes only,
       never on how the input was split into reads.
 
-   3. Otherwise UTF-8, in which every byte of each ill-formed maximal
-      subpart is decoded as CP1252 (WHATWG's windows-1252, where all 256
-      bytes map) instead of being an error: pure UTF-8, pure CP1252 and
-      a mix of both all convert.  This also holds after a UTF-8 BOM.
-      After a UTF-16 or UTF-32 BOM, or the NUL pattern, the decoder of
-      that form runs as it is and the -e policy handles its errors.
+   3. Otherwise the window decides (SPEC §5, §13): the bytes from the
+      file's first byte above 0x7F on, DETECT_WINDOW of them (the ASCII
+      before it reads alike in every candidate and is decoded at once,
+      so a long ASCII head does not use the window up).  The file is
+      ASCII (no byte above 0x7F at all), UTF-8 (the window is
+      well-formed UTF-8, or its first UTF8_ENOUGH multi-byte characters
+      are), legacy X (every byte read by X's own decoder), or mixed
+      UTF-8 + X (well-formed UTF-8 read as UTF-8, the bytes of each
+      ill-formed maximal subpart as X).  X is chosen by detect_score.c
+      (or named by --fallback); mixed is chosen over legacy X only when
+      the window's well-formed multi-byte sequences read as better text
+      as UTF-8 than as X (legacy_reads_mixed).  UTF-8 files read later
+      ill-formed bytes as X (CP1252 unless --fallback names another):
+      they are then mixed.  After a UTF-8 BOM the file is UTF-8 or
+      mixed.  After a UTF-16 or UTF-32 BOM, or the NUL pattern, the
+      decoder of that form runs as it is and the -e policy handles its
+      errors.
 
    -f auto is a codec of its own that wraps the decoder of the form it
    detects: its decoder owns that inner decoder and the detection state
@@ -34,12 +45,15 @@
    decoder, with their offsets, before it goes on with the input.  The decision is
    taken as early as the bytes allow: at a BOM, or once neither UTF-16
    test can pass whatever follows (after about 130 bytes of text without
-   NULs), or at the end of the input.  */
+   NULs), or at the end of the input.  The same bytes give the same
+   decision whatever the reads are: the window is always the same bytes
+   of the file.  */
 
 #include <config.h>
 
 #include "detect.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,28 +73,32 @@ enum
 };
 
 /* The -f auto codec, with the code page --fallback names (NULL: detect
-   it).  */
+   it) and --if-unsure=skip's threshold (0: convert every file).  */
 struct auto_codec
 {
   struct stateful_codec sc;
   struct codec const *fixed;
+  unsigned int unsure_below;
 };
 
 /* The state of an -f auto decoder.  */
 struct auto_state
 {
   struct decoder inner;         /* The detected form's, once decided.  */
+  struct auto_codec const *options;
   enum detect_how how;
+  enum detect_kind kind;
   unsigned int look_len;        /* Bytes held in LOOK.  */
   unsigned int look_pos;        /* Of which replayed already.  */
-  uint8_t *look;                /* DETECT_WINDOW bytes: the file's first
-                                   bytes, at their offsets.  */
-  /* UTF-8: while PENDING, the legacy code page is not chosen yet; the
-     window is classified up to SCAN: the offset of its first byte above
-     0x7F (NO_HIGH for none), the well-formed multi-byte characters
-     before any ill-formed sequence, whether one was met, and the ASCII
-     bytes before FIRST_HIGH (already decoded, as every code page reads
-     them).  */
+  uint8_t *look;                /* DETECT_LOOKAHEAD + DETECT_WINDOW
+                                   bytes: the first bytes of the file, or
+                                   from its first byte above 0x7F on.  */
+  /* UTF-8: while PENDING, the decision is not taken yet; the window is
+     classified up to SCAN: the index in LOOK of the file's first byte
+     above 0x7F (NO_HIGH for none yet), the well-formed multi-byte
+     characters before any ill-formed sequence, whether one was met, and
+     the ASCII bytes before FIRST_HIGH (already decoded, as every code
+     page reads them).  */
   bool pending;
   unsigned int scan, first_high, good;
   bool ill;
@@ -88,11 +106,16 @@ struct auto_state
   struct codec const *legacy;   /* The chosen code page.  */
   enum legacy_how legacy_how;
   unsigned int confidence;
-  uint32_t table[128];          /* Its values of bytes 80..FF.  */
-  uint64_t fallback_seqs;       /* Ill-formed UTF-8 read as CP1252.  */
+  bool legacy_inner;            /* INNER is the single-byte LEGACY.  */
+  bool skip;                    /* Unsure, and --if-unsure=skip.  */
+  uint32_t table[128];          /* LEGACY's values of bytes 80..FF.  */
+  uint64_t fallback_seqs;       /* Ill-formed UTF-8 read as LEGACY.  */
   uint64_t fallback_bytes;
 };
 
+/* The confidence of well-formed UTF-8 that holds multi-byte characters:
+   legacy text is seldom well-formed UTF-8, but it can be.  */
+enum { UTF8_CONFIDENCE = 99 };
 
 /* Byte I of the window made of LOOK[0..LOOK_LEN) followed by IN.  */
 static inline uint8_t
@@ -223,20 +246,16 @@ decide (struct decoder *d, struct auto_state *s, uint8_t const *in,
     }
   decoder_init (&s->inner, c);
   s->inner.lone_surrogates_ok = d->lone_surrogates_ok;
+  /* Only a BOM leaves nothing else possible.  UTF-8 without one is
+     decided by its window (choose_legacy).  */
+  s->confidence = s->how == DETECT_BOM ? 100 : 99;
+  s->kind = (s->how == DETECT_BOM ? KIND_BOM
+             : s->how == DETECT_NUL_PATTERN ? KIND_NUL_PATTERN : KIND_NONE);
   if (c == &codec_utf8)
     {
-      struct codec const *fixed = ((struct auto_codec const *) d->codec)->fixed;
-      if (fixed)
-        {
-          load_table (s, fixed);
-          s->legacy_how = LEGACY_OPTION;
-          s->confidence = 100;
-        }
-      else
-        {
-          s->pending = true;
-          s->first_high = NO_HIGH;
-        }
+      /* The window decides, also after a UTF-8 BOM (UTF-8 or mixed).  */
+      s->pending = true;
+      s->first_high = NO_HIGH;
     }
   return true;
 }
@@ -275,6 +294,11 @@ decode_utf8_fallback (struct auto_state *s, uint8_t const *in,
           break;
       if (k < d->error.len)
         {
+          /* The subpart stays an error, for the -e policy; it says
+             that the code page leaves a byte of it undefined (a
+             subpart of more bytes is rare: the code page's lead bytes
+             of UTF-8 before an undefined byte).  */
+          d->error.kind = ERR_UNDEFINED;
           i += len;
           break;
         }
@@ -309,6 +333,9 @@ decode_inner (struct decoder *d, struct auto_state *s, uint8_t const *in,
   uint64_t before = s->inner.newlines;
   enum decode_status st;
 
+  /* An unsure file under --if-unsure=skip: nothing more of it.  */
+  if (s->skip)
+    return DECODE_INPUT_EMPTY;
   if (s->inner.codec == &codec_utf8)
     st = decode_utf8_fallback (s, in, inlen, last, p);
   else
@@ -316,7 +343,13 @@ decode_inner (struct decoder *d, struct auto_state *s, uint8_t const *in,
   /* A fallback value U+000A is impossible: LF is never ill-formed.  */
   d->newlines += s->inner.newlines - before;
   if (st == DECODE_MALFORMED)
-    d->error = s->inner.error;
+    {
+      d->error = s->inner.error;
+      /* A single-byte code page's invalid byte is one it leaves
+         undefined.  */
+      if (s->legacy_inner && d->error.kind == ERR_INVALID_BYTE)
+        d->error.kind = ERR_UNDEFINED;
+    }
   return st;
 }
 
@@ -355,42 +388,90 @@ scan_window (struct auto_state *s, bool end)
     }
 }
 
-/* Choose the legacy code page of a UTF-8 file from its window (EOI: the
-   file ends with it).  */
+/* Read the file from now on with the codec C instead of UTF-8, with D's
+   settings.  */
 static void
-choose_legacy (struct auto_state *s, bool eoi)
+switch_inner (struct decoder const *d, struct auto_state *s,
+              struct codec const *c)
 {
-  struct legacy_verdict v = { &codec_cp1252, false, LEGACY_UTF8, 100 };
-
-  if (s->ill)
-    legacy_detect (s->look + s->first_high, s->look_len - s->first_high,
-                   eoi, s->released, &v);
-  s->pending = false;
-  s->legacy_how = v.how;
-  s->confidence = v.confidence;
-  if (v.multi_byte)
-    {
-      s->legacy = v.codec;
-      s->how = DETECT_MODEL;
-      decoder_release (&s->inner);
-      decoder_init (&s->inner, v.codec);
-    }
-  else
-    load_table (s, v.codec);
+  decoder_release (&s->inner);
+  decoder_init (&s->inner, c);
+  s->inner.lone_surrogates_ok = d->lone_surrogates_ok;
 }
 
-/* Add what fits of IN[0..N) to the window, and choose the code page
-   once the window has told enough.  Returns the bytes taken.  */
-static size_t
-hold (struct auto_state *s, uint8_t const *in, size_t n, bool last)
+/* Decide what the UTF-8 file of the decoder D is, from its window (EOI:
+   the file ends with it).  */
+static void
+choose_legacy (struct decoder const *d, struct auto_state *s, bool eoi)
 {
-  size_t room = DETECT_WINDOW - s->look_len, take = n < room ? n : room;
+  struct codec const *fixed = s->options->fixed;
+  struct legacy_verdict v = { fixed ? fixed : &codec_cp1252, false,
+                              fixed ? LEGACY_OPTION : LEGACY_UTF8, 100 };
+  uint8_t const *win = s->look + (s->first_high == NO_HIGH ? 0
+                                   : s->first_high);
+  size_t n = s->look_len - (size_t) (win - s->look);
+
+  s->pending = false;
+  if (s->first_high == NO_HIGH)
+    s->kind = KIND_ASCII;
+  else if (!s->ill)
+    {
+      if (s->kind != KIND_BOM)
+        {
+          s->kind = KIND_UTF8;
+          v.confidence = UTF8_CONFIDENCE;
+        }
+    }
+  else
+    {
+      if (!fixed)
+        legacy_detect (win, n, eoi, s->released, &v);
+      /* After a UTF-8 BOM the file is UTF-8 or mixed (SPEC §10).  */
+      if (v.multi_byte && s->kind == KIND_BOM)
+        v = (struct legacy_verdict) { &codec_cp1252, false, LEGACY_WEAK, 0 };
+      if (v.multi_byte)
+        {
+          s->kind = KIND_LEGACY;
+          s->how = DETECT_MODEL;
+          s->legacy = v.codec;
+          switch_inner (d, s, v.codec);
+        }
+      else
+        {
+          load_table (s, v.codec);
+          if (s->kind == KIND_BOM
+              || legacy_reads_mixed (win, n, eoi, v.codec, s->table))
+            s->kind = KIND_MIXED;
+          else
+            {
+              s->kind = KIND_LEGACY;
+              s->how = DETECT_MODEL;
+              s->legacy_inner = true;
+              switch_inner (d, s, v.codec);
+            }
+        }
+    }
+  if (!s->legacy)
+    load_table (s, v.codec);
+  s->legacy_how = v.how;
+  s->confidence = v.confidence;
+  s->skip = s->confidence < s->options->unsure_below;
+}
+
+/* Add what fits of IN[0..N) to the window, and decide once the window
+   has told enough.  Returns the bytes taken.  */
+static size_t
+hold (struct decoder const *d, struct auto_state *s, uint8_t const *in,
+      size_t n, bool last)
+{
+  size_t room = s->first_high + DETECT_WINDOW - s->look_len;
+  size_t take = n < room ? n : room;
   unsigned int before = s->look_len;
   bool end;
 
   memcpy (s->look + s->look_len, in, take);
   s->look_len += (unsigned int) take;
-  end = s->look_len == DETECT_WINDOW || (last && take == n);
+  end = s->look_len == s->first_high + DETECT_WINDOW || (last && take == n);
   scan_window (s, end);
   if (!s->ill && s->good >= UTF8_ENOUGH && s->scan >= before)
     {
@@ -398,31 +479,107 @@ hold (struct auto_state *s, uint8_t const *in, size_t n, bool last)
          the caller, who may read them with a fast path.  */
       take -= s->look_len - s->scan;
       s->look_len = s->scan;
-      choose_legacy (s, false);
+      choose_legacy (d, s, false);
     }
   else if (end || (!s->ill && s->good >= UTF8_ENOUGH))
-    choose_legacy (s, last && take == n);
+    choose_legacy (d, s, last && take == n);
   return take;
 }
 
-/* Decode LOOK[LOOK_POS..UPTO), which ends TOOK bytes into IN: what
-   comes out gets offsets relative to IN.  */
+/* Mark the ASCII bytes of IN[0..N) as released, up to the first byte
+   above 0x7F.  Returns how many there are.  */
+static size_t
+ascii_run (struct auto_state *s, uint8_t const *in, size_t n)
+{
+  size_t i;
+  for (i = 0; i < n && in[i] < 0x80; i++)
+    s->released[in[i] / 64] |= UINT64_C (1) << (in[i] % 64);
+  return i;
+}
+
+/* Decode LOOK[LOOK_POS..UPTO); the look-ahead ends TOOK bytes into IN:
+   what comes out gets offsets relative to IN.  */
 static enum decode_status
 replay (struct decoder *d, struct auto_state *s, size_t upto, size_t took,
         bool last, struct pivot *p)
 {
-  size_t before = p->len, len = upto - s->look_pos, k;
-  int64_t shift = (int64_t) s->look_pos - (int64_t) upto + (int64_t) took;
-  enum decode_status st
-    = decode_inner (d, s, s->look + s->look_pos, &len, last, p);
+  bool skip = s->skip, head = false;
+  size_t before = p->len, len, k;
+  int64_t shift = ((int64_t) s->look_pos - (int64_t) s->look_len
+                   + (int64_t) took);
+  enum decode_status st;
+
+  /* Under --if-unsure=skip the ASCII before the first byte above 0x7F
+     is written all the same, whenever the decision came: it is no part
+     of it, and every reading agrees on it.  */
+  if (skip && s->first_high != NO_HIGH && s->look_pos < s->first_high
+      && s->first_high < upto)
+    {
+      upto = s->first_high;
+      s->skip = false;
+      head = true;
+    }
+  len = upto - s->look_pos;
+  st = decode_inner (d, s, s->look + s->look_pos, &len, last && !head, p);
+  s->skip = skip;
   for (k = before; k < p->len; k++)
     p->off[k] += shift;
   if (st == DECODE_MALFORMED)
     d->error.rel_offset += shift;
   s->look_pos += (unsigned int) len;
+  /* The rest of the look-ahead is not decoded.  */
+  if (head && s->look_pos == upto && st == DECODE_INPUT_EMPTY)
+    s->look_pos = s->look_len;
   if (s->look_pos == s->look_len && !s->pending)
     s->look_pos = s->look_len = 0;
   return st;
+}
+
+/* Before the file's first byte above 0x7F: decode the ASCII held in the
+   look-ahead and at the start of IN[0..*INLEN) at once, as every
+   reading agrees on it, and keep none of it, so that the window starts
+   at the first byte above 0x7F (SPEC §13: the window counts evidence,
+   not bytes).  Returns true with *ST and *INLEN set when this call is
+   done; false when the look-ahead or IN holds the first byte above 0x7F,
+   for hold to take.  */
+static bool
+release_ascii (struct decoder *d, struct auto_state *s, uint8_t const *in,
+               size_t *inlen, bool last, struct pivot *p,
+               enum decode_status *st)
+{
+  size_t n = *inlen, room = p->cap - p->len, a, len;
+
+  s->scan += (unsigned int) ascii_run (s, s->look + s->scan,
+                                       s->look_len - s->scan);
+  if (s->scan < s->look_len)
+    {
+      s->first_high = s->scan;
+      return false;
+    }
+  if (s->look_pos < s->look_len)
+    {
+      *st = replay (d, s, s->look_len, 0, false, p);
+      if (s->look_pos < s->look_len || *st != DECODE_INPUT_EMPTY)
+        {
+          *inlen = 0;
+          return true;
+        }
+    }
+  s->look_pos = s->look_len = s->scan = 0;
+  if (n > 0 && in[0] >= 0x80)
+    {
+      s->first_high = 0;
+      return false;
+    }
+  /* No further than the pivot holds, so that a long run is not
+     scanned again at each call.  */
+  a = ascii_run (s, in, n < room ? n : room);
+  len = a;
+  *st = decode_inner (d, s, in, &len, last && a == n, p);
+  *inlen = len;
+  if (last && len == n && *st == DECODE_INPUT_EMPTY)
+    choose_legacy (d, s, true);
+  return true;
 }
 
 static enum decode_status
@@ -440,17 +597,22 @@ auto_decode (struct decoder *d, uint8_t const *in, size_t *inlen, bool last,
       return DECODE_INPUT_EMPTY;
     }
 
+  if (s->pending && s->first_high == NO_HIGH)
+    {
+      enum decode_status st;
+      if (release_ascii (d, s, in, inlen, last, p, &st))
+        return st;
+    }
   if (s->pending)
     {
-      took = hold (s, in, n, last);
+      took = hold (d, s, in, n, last);
       if (s->pending)
         {
           /* Decode the ASCII bytes before the first byte above 0x7F
              now: every code page reads them alike.  */
-          size_t upto = s->first_high == NO_HIGH ? s->scan : s->first_high;
           enum decode_status st = DECODE_INPUT_EMPTY;
-          if (s->look_pos < upto)
-            st = replay (d, s, upto, took, false, p);
+          if (s->look_pos < s->first_high)
+            st = replay (d, s, s->first_high, took, false, p);
           *inlen = took;
           return st == DECODE_MALFORMED ? st : DECODE_INPUT_EMPTY;
         }
@@ -494,7 +656,8 @@ static void
 auto_open (struct decoder *d)
 {
   struct auto_state *s = xzalloc (sizeof *s);
-  s->look = xmalloc (DETECT_WINDOW);
+  s->look = xmalloc (DETECT_LOOKAHEAD + DETECT_WINDOW);
+  s->options = (struct auto_codec const *) d->codec;
   d->impl = s;
 }
 
@@ -507,13 +670,17 @@ auto_close (struct decoder *d)
   free (s);
 }
 
-/* Until the code page is chosen, every byte goes through the decoder
-   (the fast paths must wait).  */
+/* Until the decision is taken, every byte goes through the decoder
+   (the fast paths must wait), but for the ASCII before the file's
+   first byte above 0x7F once nothing is held (auto_ascii_passed).  */
 static bool
 auto_holds_input (struct decoder const *d)
 {
   struct auto_state const *s = d->impl;
-  return (s->look_pos < s->look_len || s->pending
+  if (s->pending && s->how != DETECT_UNDECIDED && s->first_high == NO_HIGH
+      && s->look_len == 0 && !s->skip)
+    return false;
+  return (s->look_pos < s->look_len || s->pending || s->skip
           || (s->how != DETECT_UNDECIDED && decoder_holds_input (&s->inner)));
 }
 
@@ -525,12 +692,51 @@ auto_detected (struct decoder const *d, struct detection *det)
     return false;
   det->codec = s->inner.codec;
   det->how = s->how;
+  det->kind = s->kind;
+  /* UTF-8 whose ill-formed bytes came after the window is mixed.  */
+  if (s->fallback_seqs > 0 && s->kind != KIND_LEGACY)
+    det->kind = KIND_MIXED;
   det->legacy = s->legacy;
   det->legacy_how = s->legacy_how;
   det->confidence = s->confidence;
+  det->skipped = s->skip;
   det->fallback_seqs = s->fallback_seqs;
   det->fallback_bytes = s->fallback_bytes;
   return true;
+}
+
+/* The pipeline's fast path converted the ASCII text IN[0..N) before
+   the file's first byte above 0x7F (auto_holds_input let it): of those
+   bytes, only the ones that a multi-byte candidate reads otherwise are
+   kept in mind.  */
+static void
+auto_ascii_passed (struct decoder *d, uint8_t const *in, size_t n)
+{
+  struct auto_state *s = d->impl;
+  /* Once decided, the fast path is the detected form's.  */
+  if (s->pending)
+    legacy_release (in, n, s->released);
+}
+
+char const *
+detect_kind_text (enum detect_kind kind)
+{
+  static char const *const text[] = {
+    "undecided", "ASCII", "UTF-8", "BOM", "NUL pattern", "legacy", "mixed",
+    "binary"
+  };
+  return text[kind];
+}
+
+void
+detect_encoding_name (struct detection const *d, char *buf, size_t size)
+{
+  if (d->kind == KIND_ASCII)
+    snprintf (buf, size, "ASCII");
+  else if (d->kind == KIND_MIXED && d->legacy)
+    snprintf (buf, size, "%s + %s", d->codec->name, d->legacy->name);
+  else
+    snprintf (buf, size, "%s", d->codec ? d->codec->name : "unknown");
 }
 
 char const *
@@ -575,20 +781,22 @@ static char const *const auto_aliases[] = { NULL };
 static struct auto_codec const auto_codec = {
   { { "auto", auto_aliases, auto_decode, NULL, NULL,
       CODEC_STATEFUL | CODEC_WRAPPER, ENDIAN_UNKNOWN, NULL },
-    auto_open, auto_close, NULL, NULL, auto_holds_input, auto_detected },
-  NULL
+    auto_open, auto_close, NULL, NULL, auto_holds_input, auto_detected,
+    auto_ascii_passed },
+  NULL, 0
 };
 
 struct codec const *const codec_auto = &auto_codec.sc.codec;
 
-/* The -f auto of --fallback: one a process, so that it needs no
-   freeing.  */
-static struct auto_codec fallback_codec;
+/* The -f auto of --fallback and --if-unsure: one a process, so that it
+   needs no freeing.  */
+static struct auto_codec configured_codec;
 
 struct codec const *
-detect_with_fallback (struct codec const *fixed)
+detect_configure (struct codec const *fixed, unsigned int unsure_below)
 {
-  fallback_codec = auto_codec;
-  fallback_codec.fixed = fixed;
-  return &fallback_codec.sc.codec;
+  configured_codec = auto_codec;
+  configured_codec.fixed = fixed;
+  configured_codec.unsure_below = unsure_below;
+  return &configured_codec.sc.codec;
 }

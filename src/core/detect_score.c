@@ -4,10 +4,11 @@
    Specification: SPEC §13 of the project; the man page's DETECTION
    section is the user's description of the same rules.
 
-   Each candidate code page decodes the window: a single-byte one decodes
-   the bytes of the ill-formed UTF-8 sequences (the well-formed ones stay
-   UTF-8, as -f auto reads them), a multi-byte one decodes the whole
-   window and is left out if it finds an error in it.  The decoded text
+   Each candidate code page decodes the window: a single-byte one reads
+   it both ways and counts the cheaper one (single_byte_cost): every
+   byte by the code page (legacy), or the well-formed UTF-8 sequences as
+   UTF-8 and the other bytes by the code page (mixed); a multi-byte one
+   decodes the whole window and is left out if it finds an error in it.  The decoded text
    is scored by the language models of the languages written in that
    code page (detect_model.h, made by tools/gen-detect-model.py): the sum
    of the costs -ln P(B | A) of each pair of neighbouring characters
@@ -22,7 +23,8 @@
    of its best language.
 
    Before that, a window with the shape of Western text (western_shape:
-   high bytes alone between ASCII letters, not in runs) leaves out the
+   high bytes alone between ASCII letters, not in runs of high bytes)
+   leaves out the
    candidates whose letters are all high bytes (Cyrillic, Greek, Hebrew,
    Arabic), and the Western code pages are scored with one more model,
    `west', pooled from the Western languages that have none of their
@@ -347,43 +349,149 @@ candidate_cost (struct candidate const *c, ucs4_t const *cp, size_t n,
   return best;
 }
 
-/* The window as -f auto reads it with a single-byte code page: SEG
-   holds each well-formed UTF-8 character's value, and each byte of an
-   ill-formed sequence as RAW (the byte with bit 31 set).  Returns the
-   number of values.  */
-#define RAW(b) (UINT32_C (0x80000000) | (b))
-static size_t
-segment (uint8_t const *win, size_t n, bool last, ucs4_t *seg)
+/* A byte of a window read by a single-byte code page (its values of
+   80..FF in TABLE).  */
+static inline ucs4_t
+byte_value (uint8_t b, uint32_t const table[128])
 {
-  size_t i = 0, k = 0;
+  return b < 0x80 ? b : table[b - 0x80];
+}
+
+/* The runs of well-formed multi-byte UTF-8 sequences in a window, each
+   from AT[2 * K] to AT[2 * K + 1]: the only bytes that -f auto's mixed
+   reading (UTF-8, with the bytes of ill-formed sequences read by a
+   code page) reads otherwise than the legacy one (every byte read by
+   the code page).  */
+struct runs
+{
+  size_t *at;
+  size_t n;
+  size_t chars;                 /* The characters of the runs.  */
+  size_t ill_leads;             /* Bytes C2..DF that start no
+                                   well-formed sequence.  */
+  size_t end;                   /* Where the scan stopped: N, or the
+                                   start of a sequence cut by the end
+                                   of a window that is not the last.  */
+};
+
+/* Mixed needs at least one well-formed multi-byte character for each
+   MIXED_RATE - 1 bytes C2..DF that start an ill-formed sequence: in
+   Greek, Cyrillic or Arabic legacy text, whose letters are those lead
+   bytes, a few pairs are well-formed UTF-8 by chance and decode to
+   letters of the same script (CP1253 CE B1 is UTF-8 alpha); a file that
+   mixes UTF-8 and legacy text holds far more of them.  */
+enum { MIXED_RATE = 8 };
+
+/* Find the runs of WIN[0..N) (LAST: the file ends with it) into R, whose
+   AT has room for N + 2 offsets.  */
+static void
+find_runs (uint8_t const *win, size_t n, bool last, struct runs *r)
+{
+  size_t i = 0;
+  r->n = r->chars = r->ill_leads = 0;
   while (i < n)
     {
       ucs4_t c;
       enum err_kind kind;
-      int r = utf8_sequence (&utf8_form, win + i, n - i, last, &c, &kind);
-      if (r == UTF8_TOOFEW)
-        break;
-      if (r > 0)
+      int len;
+      if (win[i] < 0x80)
         {
-          seg[k++] = c;
-          i += (size_t) r;
+          i++;
+          continue;
         }
+      len = utf8_sequence (&utf8_form, win + i, n - i, last, &c, &kind);
+      if (len == UTF8_TOOFEW)
+        break;
+      if (len < 0)
+        {
+          r->ill_leads += 0xC2 <= win[i] && win[i] <= 0xDF;
+          i += (size_t) -len;
+          continue;
+        }
+      r->chars++;
+      if (r->n > 0 && r->at[2 * r->n - 1] == i)
+        r->at[2 * r->n - 1] = i + (size_t) len;
       else
-        for (; r < 0; r++)
-          seg[k++] = RAW (win[i++]);
+        {
+          r->at[2 * r->n] = i;
+          r->at[2 * r->n + 1] = i + (size_t) len;
+          r->n++;
+        }
+      i += (size_t) len;
     }
-  return k;
+  r->end = i < n ? i : n;
 }
 
-/* Decode the segmented window SEG[0..K) with TABLE into OUT.  */
-static void
-apply_table (ucs4_t const *seg, size_t k, uint32_t const table[128],
-             ucs4_t *out)
+/* How much more the mixed reading of the window WIN[0..N), with the
+   runs R, costs in the language LANG than its legacy reading with
+   TABLE (negative when less).  Only the pairs in and around each run
+   differ; BUF has room for N + 2 values.  */
+static int64_t
+mixed_delta (uint8_t const *win, size_t n, struct runs const *r,
+             uint32_t const table[128], int lang, ucs4_t *buf)
 {
+  int64_t delta = 0;
+  size_t k;
+
+  for (k = 0; k < r->n; k++)
+    {
+      size_t a = r->at[2 * k], b = r->at[2 * k + 1], i, m = 0;
+      ucs4_t c = 0;
+      enum err_kind kind;
+      uint64_t legacy;
+
+      /* The neighbours read alike; the pair of the space before the
+         first one is counted in both.  */
+      buf[m++] = a > 0 ? byte_value (win[a - 1], table) : 0x20;
+      for (i = a; i < b; i++)
+        buf[m++] = byte_value (win[i], table);
+      if (b < n)
+        buf[m++] = byte_value (win[b], table);
+      legacy = text_cost (buf, m, lang);
+      /* The run holds well-formed sequences only.  */
+      for (m = 1, i = a; i < b; m++)
+        {
+          int len = utf8_sequence (&utf8_form, win + i, b - i, true, &c,
+                                   &kind);
+          buf[m] = c;
+          i += (size_t) len;
+        }
+      if (b < n)
+        buf[m++] = byte_value (win[b], table);
+      delta += (int64_t) text_cost (buf, m, lang) - (int64_t) legacy;
+    }
+  return delta;
+}
+
+/* The cost of the window WIN[0..N) read by the single-byte candidate C
+   with TABLE, in its best language and its better reading, legacy or
+   mixed, so that a legacy file's pairs that happen to be well-formed
+   UTF-8 count as its own characters, and a mixed file's UTF-8 as UTF-8.
+   TEXT and BUF have room for N + 2 values.  Into *OWN, the same by its
+   best language other than the pooled L_WEST.  */
+static uint64_t
+single_byte_cost (struct candidate const *c, uint8_t const *win, size_t n,
+                  struct runs const *r, uint32_t const table[128],
+                  ucs4_t *text, ucs4_t *buf, uint64_t *own)
+{
+  uint64_t best = UINT64_MAX;
   size_t i;
-  for (i = 0; i < k; i++)
-    out[i] = (seg[i] & UINT32_C (0x80000000)
-              ? table[(seg[i] & 0xFF) - 0x80] : seg[i]);
+  int k;
+
+  *own = UINT64_MAX;
+  for (i = 0; i < n; i++)
+    text[i] = byte_value (win[i], table);
+  for (k = 0; k < MAX_LANGS && c->langs[k] != L_NONE; k++)
+    {
+      uint64_t legacy = text_cost (text, n, c->langs[k]);
+      int64_t delta = mixed_delta (win, n, r, table, c->langs[k], buf);
+      uint64_t cost = delta < 0 ? legacy - (uint64_t) -delta : legacy;
+      if (cost < best)
+        best = cost;
+      if (c->langs[k] != L_WEST && cost < *own)
+        *own = cost;
+    }
+  return best;
 }
 
 /* Whether the multi-byte codec C reads the bytes of RELEASED as
@@ -403,41 +511,113 @@ reads_ascii (struct codec const *c, uint64_t const released[2])
   return true;
 }
 
-/* Whether the value V of a segmented window is an ASCII letter.  */
+/* Whether the byte B is an ASCII letter.  */
 static inline bool
-ascii_letter (ucs4_t v)
+ascii_letter (uint8_t b)
 {
-  return ('a' <= (v | 0x20) && (v | 0x20) <= 'z');
+  return ('a' <= (b | 0x20) && (b | 0x20) <= 'z');
 }
 
-/* Whether the segmented window SEG[0..K) has the shape of Western text
-   rather than that of a script whose letters are all high bytes: in
-   Cyrillic, Greek, Hebrew or Arabic text a high byte sits in a run of
-   them (a word) and seldom touches an ASCII letter, while in Western
+/* Whether the window WIN, with the runs R, has the shape of Western
+   text rather than that of a script whose letters are all high bytes:
+   in Cyrillic, Greek, Hebrew or Arabic text a high byte sits in a run
+   of them (a word) and seldom touches an ASCII letter, while in Western
    text most accented letters sit alone between ASCII letters.  The
-   window is Western when more than a tenth of its high bytes touch an
-   ASCII letter, or when fewer than half of them touch another high
-   byte.  Measured on bench/detect's samples (catalogue text): in the
-   1,300 Cyrillic, Greek, Hebrew and Arabic ones with at least ten high
-   bytes, at most 4.6 % of them touch an ASCII letter and at least 89 %
-   touch another (the one Western window among them holds one high
-   byte, and reads as CP1252 anyway); 5,399 of the 5,400 samples of 19
-   Latin-script languages in 10 code pages are Western (the other: four
-   high bytes in two pairs), Italian included, whose è stands alone.  */
+   bytes counted are the high bytes outside the runs (the bytes of
+   ill-formed UTF-8 sequences); a character of a run touches neither an
+   ASCII letter nor such a byte.  The window is Western when more than a
+   tenth of those bytes touch an ASCII letter, or when fewer than half
+   of them touch another.  Measured on bench/detect's samples (catalogue
+   text): in the 1,300 Cyrillic, Greek, Hebrew and Arabic ones with at
+   least ten high bytes, at most 4.6 % of them touch an ASCII letter and
+   at least 89 % touch another (the one Western window among them holds
+   one high byte, and reads as CP1252 anyway); 5,399 of the 5,400
+   samples of 19 Latin-script languages in 10 code pages are Western
+   (the other: four high bytes in two pairs), Italian included, whose è
+   stands alone.  */
 static bool
-western_shape (ucs4_t const *seg, size_t k)
+western_shape (uint8_t const *win, struct runs const *r)
 {
-  size_t i, high = 0, touch_ascii = 0, touch_high = 0;
-  for (i = 0; i < k; i++)
-    if (seg[i] & RAW (0))
-      {
-        ucs4_t before = i > 0 ? seg[i - 1] : 0x20;
-        ucs4_t after = i + 1 < k ? seg[i + 1] : 0x20;
-        high++;
-        touch_ascii += ascii_letter (before) || ascii_letter (after);
-        touch_high += ((before & RAW (0)) || (after & RAW (0))) != 0;
-      }
+  size_t i, k = 0, high = 0, touch_ascii = 0, touch_high = 0;
+  for (i = 0; i < r->end; i++)
+    {
+      bool run_before, run_after, ascii_near, high_near;
+      /* K: the first run that starts after I.  */
+      while (k < r->n && r->at[2 * k] <= i)
+        k++;
+      if (win[i] < 0x80 || (k > 0 && i < r->at[2 * k - 1]))
+        continue;
+      run_before = k > 0 && r->at[2 * k - 1] == i;
+      run_after = k < r->n && r->at[2 * k] == i + 1;
+      ascii_near = ((i > 0 && !run_before && ascii_letter (win[i - 1]))
+                    || (i + 1 < r->end && !run_after
+                        && ascii_letter (win[i + 1])));
+      high_near = ((i > 0 && !run_before && win[i - 1] >= 0x80)
+                   || (i + 1 < r->end && !run_after && win[i + 1] >= 0x80));
+      high++;
+      touch_ascii += ascii_near;
+      touch_high += high_near;
+    }
   return 10 * touch_ascii > high || 2 * touch_high < high;
+}
+
+/* The ASCII bytes that a multi-byte candidate reads as something else,
+   found once a process (bit B of TRAPS[B / 64]).  */
+static void
+ascii_traps (uint64_t traps[2])
+{
+  static uint64_t known[2];
+  static bool done;
+  size_t i;
+  unsigned int b;
+
+  if (!done)
+    {
+      uint8_t all[128];
+      ucs4_t cp[128 + PIVOT_MIN_ROOM];
+      for (b = 0; b < 128; b++)
+        all[b] = (uint8_t) b;
+      for (i = 0; i < CANDIDATES; i++)
+        {
+          struct codec const *c = candidate_codec (&candidates[i]);
+          if (!candidates[i].multi_byte || !c)
+            continue;
+          /* All 128 bytes in one decoder; byte by byte when they do not
+             come out as 128 values.  */
+          if (decode_all (c, all, 128, true, cp) == 128)
+            {
+              for (b = 0; b < 128; b++)
+                if (cp[b] != b)
+                  known[b / 64] |= UINT64_C (1) << (b % 64);
+            }
+          else
+            for (b = 0; b < 128; b++)
+              {
+                uint64_t one[2] = { 0, 0 };
+                one[b / 64] = UINT64_C (1) << (b % 64);
+                if (!reads_ascii (c, one))
+                  known[b / 64] |= one[b / 64];
+              }
+        }
+      done = true;
+    }
+  traps[0] = known[0];
+  traps[1] = known[1];
+}
+
+void
+legacy_release (uint8_t const *in, size_t n, uint64_t released[2])
+{
+  uint64_t traps[2];
+  unsigned int b;
+
+  if (n == 0)
+    return;
+  ascii_traps (traps);
+  for (b = 0; b < 128; b++)
+    if ((traps[b / 64] >> (b % 64) & 1)
+        && !(released[b / 64] >> (b % 64) & 1) && memchr (in, (int) b, n))
+      released[b / 64] |= UINT64_C (1) << (b % 64);
 }
 
 /* The cost of each candidate (UINT64_MAX when left out) into COST, and
@@ -450,11 +630,15 @@ static void
 score_all (uint8_t const *win, size_t n, bool last,
            uint64_t const released[2], uint64_t *cost, uint64_t *own0)
 {
-  ucs4_t *seg = xnmalloc (n + 1, sizeof *seg);
-  ucs4_t *text = xnmalloc (n + PIVOT_MIN_ROOM, sizeof *text);
-  size_t k = segment (win, n, last, seg), i;
-  bool western = western_shape (seg, k);
+  ucs4_t *text = xnmalloc (n + PIVOT_MIN_ROOM + 2, sizeof *text);
+  ucs4_t *buf = xnmalloc (n + 2, sizeof *buf);
+  struct runs r;
+  size_t i;
+  bool western;
 
+  r.at = xnmalloc (n + 2, sizeof *r.at);
+  find_runs (win, n, last, &r);
+  western = western_shape (win, &r);
   for (i = 0; i < CANDIDATES; i++)
     {
       struct candidate const *c = &candidates[i];
@@ -466,10 +650,9 @@ score_all (uint8_t const *win, size_t n, bool last,
         continue;
       if (!c->multi_byte)
         {
-          if (!legacy_single_byte (codec, table))
-            continue;
-          apply_table (seg, k, table, text);
-          cost[i] = candidate_cost (c, text, k, &own);
+          if (legacy_single_byte (codec, table))
+            cost[i] = single_byte_cost (c, win, n, &r, table, text, buf,
+                                        &own);
         }
       else if (reads_ascii (codec, released))
         {
@@ -482,8 +665,66 @@ score_all (uint8_t const *win, size_t n, bool last,
       if (i == 0)
         *own0 = own;
     }
-  free (seg);
+  free (r.at);
+  free (buf);
   free (text);
+}
+
+/* The languages to score a reading in the code page X with: those of
+   its candidate, or all languages when X is no candidate (--fallback);
+   into LANGS (room for L_COUNT).  Returns how many.  */
+static size_t
+languages_of (struct codec const *x, int *langs)
+{
+  size_t i, k = 0;
+  int l;
+  for (i = 0; i < CANDIDATES; i++)
+    if (candidate_codec (&candidates[i]) == x)
+      {
+        for (l = 0; l < MAX_LANGS && candidates[i].langs[l] != L_NONE; l++)
+          langs[k++] = candidates[i].langs[l];
+        return k;
+      }
+  for (l = 0; l < MODEL_LANGS; l++)
+    langs[k++] = l;
+  return k;
+}
+
+bool
+legacy_reads_mixed (uint8_t const *win, size_t n, bool last,
+                    struct codec const *x, uint32_t const table[128])
+{
+  ucs4_t *text = xnmalloc (n + 2, sizeof *text);
+  ucs4_t *buf = xnmalloc (n + 2, sizeof *buf);
+  int langs[MODEL_LANGS];
+  size_t nl = languages_of (x, langs), l, i;
+  uint64_t best = UINT64_MAX;
+  bool verdict = false;
+  struct runs r;
+
+  r.at = xnmalloc (n + 2, sizeof *r.at);
+  find_runs (win, n, last, &r);
+  for (i = 0; i < n; i++)
+    text[i] = byte_value (win[i], table);
+  /* Without a well-formed multi-byte sequence, both read alike; with
+     only a few, they are chance.  */
+  if (r.chars * (MIXED_RATE - 1) < r.ill_leads)
+    r.n = 0;
+  for (l = 0; r.n > 0 && l < nl; l++)
+    {
+      uint64_t legacy = text_cost (text, n, langs[l]);
+      int64_t delta = mixed_delta (win, n, &r, table, langs[l], buf);
+      uint64_t low = delta < 0 ? legacy - (uint64_t) -delta : legacy;
+      if (low < best)
+        {
+          best = low;
+          verdict = delta < 0;
+        }
+    }
+  free (r.at);
+  free (buf);
+  free (text);
+  return verdict;
 }
 
 void

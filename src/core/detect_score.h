@@ -32,4 +32,23 @@ struct legacy_verdict
 void legacy_detect (uint8_t const *win, size_t n, bool last,
                     uint64_t const released[2], struct legacy_verdict *);
 
+/* Add to RELEASED (bit B of RELEASED[B / 64]) the bytes of the ASCII
+   text IN[0..N) that a multi-byte candidate reads as something else
+   (glibc's SHIFT_JIS reads 5C as U+00A5): the only ones legacy_detect
+   looks at.  */
+void legacy_release (uint8_t const *in, size_t n, uint64_t released[2]);
+
+/* Whether the window WIN[0..N) (from the file's first byte above 0x7F;
+   LAST when the file ends with it), which holds an ill-formed UTF-8
+   sequence, is mixed UTF-8 + X rather than legacy X, for the
+   single-byte code page X whose values of the bytes 80..FF are TABLE:
+   only when its well-formed multi-byte UTF-8 sequences are evidence of
+   UTF-8: they are not a few among many bytes C2..DF that start
+   ill-formed sequences (chance pairs of Greek, Cyrillic or Arabic legacy
+   text), and the window read as mixed (those sequences as UTF-8, the
+   other bytes as X) costs less in X's best language than read wholly
+   as X.  */
+bool legacy_reads_mixed (uint8_t const *win, size_t n, bool last,
+                         struct codec const *x, uint32_t const table[128]);
+
 #endif

@@ -62,8 +62,21 @@ put_break (enum eol_mode mode, uint8_t *out)
   return 1;
 }
 
-/* A break begins at S[I], a CR or an LF: count it and return its
-   length, or 0 when it is a CR that ends S and is now held.  */
+/* Write what the mode makes of a lone CR at OUT: the break with
+   --eol-from=cr, else the CR itself (data, as dos2unix keeps it).
+   Returns its length.  */
+static inline size_t
+put_lone_cr (struct eol_state const *st, uint8_t *out)
+{
+  if (st->cr_breaks)
+    return put_break (st->mode, out);
+  out[0] = '\r';
+  return 1;
+}
+
+/* A CR or an LF is at S[I]: count what it begins and return its
+   length (2 for a CR LF pair, 1 for a lone CR or LF), or 0 when it is
+   a CR that ends S and is now held.  */
 static inline size_t
 read_break (struct eol_state *st, uint8_t const *s, size_t i, size_t n)
 {
@@ -83,8 +96,9 @@ read_break (struct eol_state *st, uint8_t const *s, size_t i, size_t n)
   return 1;
 }
 
-/* The CR held from an earlier call meets S[0..N), N > 0: count the
-   break; returns the bytes of S it takes (the LF of a pair).  */
+/* The CR held from an earlier call meets S[0..N), N > 0: count what
+   it is; returns the bytes of S it takes (1, the LF of a pair, or 0
+   when the CR is lone).  */
 static inline size_t
 resolve_held (struct eol_state *st, uint8_t const *s)
 {
@@ -99,8 +113,9 @@ resolve_held (struct eol_state *st, uint8_t const *s)
 }
 
 /* Copy the bytes S[I..N) to OUT + *W up to the first break that the
-   mode changes, converting the CR LF pairs on the way under EOL_LF (the
-   kernel counts them by the bytes it drops).  Returns the break's
+   mode may change, converting the CR LF pairs on the way under EOL_LF
+   (the kernel counts them by the bytes it drops; it stops before a
+   lone CR, which the caller counts and writes).  Returns the break's
    offset, N if none.  */
 static inline size_t
 copy_plain (struct eol_state *st, uint8_t const *s, size_t i, size_t n,
@@ -132,7 +147,7 @@ eol_convert_bytes (struct eol_state *st, uint8_t const *s, size_t n,
   if (st->held_cr)
     {
       i = resolve_held (st, s);
-      w = put_break (st->mode, out);
+      w = i ? put_break (st->mode, out) : put_lone_cr (st, out);
     }
   while (i < n)
     {
@@ -143,7 +158,8 @@ eol_convert_bytes (struct eol_state *st, uint8_t const *s, size_t n,
       if (len == 0)
         break;
       i = j + len;
-      w += put_break (st->mode, out + w);
+      w += (len == 1 && s[j] == '\r' ? put_lone_cr (st, out + w)
+            : put_break (st->mode, out + w));
     }
   return w;
 }

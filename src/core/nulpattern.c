@@ -54,3 +54,20 @@ nul_pattern_find (uint8_t const *buf, size_t n, bool complete)
   nul_pattern_add (&count, buf, n);
   return nul_pattern_verdict (&count, complete);
 }
+
+enum nul_pattern
+nul_pattern_find32 (uint8_t const *buf, size_t n, bool complete)
+{
+  size_t i;
+  if (NUL_PATTERN_WINDOW < n)
+    n = NUL_PATTERN_WINDOW;
+  for (i = 0; i + 4 <= n; i += 4)
+    {
+      uint8_t const *u = buf + i;
+      bool le = u[3] == 0 && u[2] <= 0x10, be = u[0] == 0 && u[1] <= 0x10;
+      if (le != be)
+        return le ? NUL_PATTERN_LE : NUL_PATTERN_BE;
+    }
+  return complete || n == NUL_PATTERN_WINDOW ? NUL_PATTERN_NONE
+         : NUL_PATTERN_UNDECIDED;
+}

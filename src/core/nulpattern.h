@@ -1,6 +1,7 @@
 /* BOM-less UTF-16: the NUL pattern that tells it, and its byte order
    (SPEC §5, §6, §12).  One rule for -f auto's detector, for -f UTF-16
-   and -f UTF-32 without a BOM, and for the binary test.  */
+   without a BOM, and for the binary test; and its analogue for -f
+   UTF-32 without a BOM.  */
 
 #ifndef UTF8CONV_NULPATTERN_H
 #define UTF8CONV_NULPATTERN_H
@@ -53,5 +54,16 @@ enum nul_pattern nul_pattern_verdict (struct nul_count const *count,
    be NUL_PATTERN_UNDECIDED).  */
 enum nul_pattern nul_pattern_find (uint8_t const *buf, size_t n,
                                    bool complete);
+
+/* The byte order of BOM-less UTF-32 in the window BUF[0..N): its first
+   complete 4-byte unit whose high byte is NUL, and whose next byte is
+   at most 0x10, in one byte order only (a unit that is at most 10FFFF
+   read one way and not the other: `h\0\0\0' is little-endian) decides
+   for that order.  NUL_PATTERN_NONE when no unit of the whole window
+   does (N being all there is when COMPLETE, or at least
+   NUL_PATTERN_WINDOW bytes), NUL_PATTERN_UNDECIDED while more bytes
+   could still decide.  */
+enum nul_pattern nul_pattern_find32 (uint8_t const *buf, size_t n,
+                                     bool complete);
 
 #endif

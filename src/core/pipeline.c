@@ -16,11 +16,12 @@
    policy too, and its replacement through emit like any values.
 
    Offsets are 64-bit and counted from the start of each file; line numbers
-   count the U+000A values decoded.  Byte order marks are decided here:
-   a leading U+FEFF of each input is a signature, and the output carries
-   at most one BOM.  The BOM is a state of the run: wanted, it is written
-   in the same step as the first value that encodes, and never before a
-   value that writes nothing.  */
+   count the U+000A values decoded.  Byte order marks are handled here
+   (bom.h says which output carries one): a leading U+FEFF of each
+   input is a signature, and the output carries at most one BOM.  The
+   BOM is a state of the run: wanted, it is written in the same step as
+   the first value that encodes, and never before a value that writes
+   nothing.  */
 
 #include <config.h>
 
@@ -31,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "codecs/codecs.h"
 #include "fast.h"
 #include "history.h"
 #include "mojibake.h"
@@ -42,63 +44,26 @@
 
 #include "pipeline_state.h"
 
-struct run *
-pipeline_start (struct run_config const *cfg, int out_fd)
-{
-  struct run *r = xzalloc (sizeof *r);
-  r->cfg = *cfg;
-  r->cfg.policy.to_flags = cfg->to->flags;
-  r->in = xmalloc (cfg->block_size);
-  r->pivot.cp = xnmalloc (PIVOT_CAP, sizeof *r->pivot.cp);
-  r->pivot.off = xnmalloc (PIVOT_CAP, sizeof *r->pivot.off);
-  r->history = xmalloc (HISTORY);
-  r->pivot.n = xnmalloc (PIVOT_CAP, sizeof *r->pivot.n);
-  r->pivot.cap = PIVOT_CAP;
-  r->out = xmalloc (OUT_CAP);
-  r->eol_active = cfg->eol != EOL_KEEP || cfg->report;
-  if (cfg->eol != EOL_KEEP)
-    r->scratch = xmalloc (OUT_CAP);
-  if (cfg->fix_mojibake)
-    r->moji = mojibake_new (PIVOT_CAP);
-  encoder_init (&r->enc, cfg->to);
-  policy_bytes_plan (&r->cfg.policy, cfg->to, &r->bytes);
-  pipeline_restart (r, out_fd, NULL, NULL);
-  return r;
-}
-
-void
-pipeline_restart (struct run *r, int out_fd, pipeline_write_fn *write,
-                  void *arg)
-{
-  r->out_fd = out_fd;
-  r->write = write;
-  r->write_arg = arg;
-  r->out_len = 0;
-  r->out_total = 0;
-  r->write_errno = 0;
-  r->any_file = false;
-  if (r->cfg.bom == BOM_STRIP)
-    r->bom = BOMS_NONE;
-  else if (r->cfg.bom == BOM_ADD || (r->cfg.to->flags & CODEC_BOM_ALWAYS))
-    r->bom = BOMS_WANTED;
-  else
-    r->bom = BOMS_UNDECIDED;
-}
-
+/* Write out the buffered output.  OUT_TOTAL counts the bytes written
+   (the report's "out"), none after a write error (/dev/full).  */
 static void
 write_out (struct run *r)
 {
+  size_t done = r->out_len;
   if (r->out_len == 0)
     return;
-  r->out_total += r->out_len;
-  if (r->write_errno == 0)
+  if (r->write_errno != 0)
+    done = 0;
+  else if (r->write)
     {
-      if (r->write)
-        r->write_errno = r->write (r->write_arg, r->out, r->out_len);
-      else if (0 <= r->out_fd
-               && full_write (r->out_fd, r->out, r->out_len) != r->out_len)
-        r->write_errno = errno;
+      r->write_errno = r->write (r->write_arg, r->out, r->out_len);
+      done = r->write_errno == 0 ? r->out_len : 0;
     }
+  else if (0 <= r->out_fd
+           && ((done = full_write (r->out_fd, r->out, r->out_len))
+               != r->out_len))
+    r->write_errno = errno;
+  r->out_total += done;
   r->out_len = 0;
 }
 
@@ -394,16 +359,21 @@ emit_part (struct run *r, struct file *f, ucs4_t const *cp, size_t start,
 }
 
 /* Write the break of --eol for a break read at offset BASE + OFF, after
-   LINES U+000A.  */
+   LINES U+000A; or, when LONE_CR, the lone CR that the stage held: data,
+   written as it is (as dos2unix keeps it), unless --eol-from=cr makes
+   it a break.  */
 static bool
-emit_break (struct run *r, struct file *f, uint64_t base, int64_t off,
-            uint64_t lines)
+emit_break (struct run *r, struct file *f, bool lone_cr, uint64_t base,
+            int64_t off, uint64_t lines)
 {
-  ucs4_t brk[2];
+  ucs4_t brk[2] = { 0x0D, 0x0A };
   int64_t offs[2] = { off, off };
   uint8_t nb[2] = { 1, 1 };
   struct origin b = { offs, nb, base, lines, NULL };
-  return emit (r, f, brk, eol_break (f->eol.mode, brk), &b);
+  unsigned int n = 1;
+  if (!lone_cr || f->eol.cr_breaks)
+    n = eol_break (f->eol.mode, brk);
+  return emit (r, f, brk, n, &b);
 }
 
 /* Encode the decoded values CP[0..N), from the decoder's origin O,
@@ -436,7 +406,8 @@ emit_text (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
             st->crlf++;
           else
             st->cr++;
-          if (!emit_break (r, f, o->base, o->off[i], o->lines + lines))
+          if (!emit_break (r, f, !lf, o->base, o->off[i],
+                           o->lines + lines))
             return false;
           if (lf)
             {
@@ -453,7 +424,8 @@ emit_text (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
           start_lines = lines + lf;
           if (c == 0x0D)
             st->held_cr = true;
-          else if (!emit_break (r, f, o->base, o->off[i], o->lines + lines))
+          else if (!emit_break (r, f, false, o->base, o->off[i],
+                                o->lines + lines))
             return false;
         }
       lines += lf;
@@ -471,7 +443,7 @@ flush_held_cr (struct run *r, struct file *f, uint64_t at)
   f->eol.held_cr = false;
   f->eol.cr++;
   return (f->eol.mode == EOL_KEEP
-          || emit_break (r, f, at, 0, f->dec.newlines));
+          || emit_break (r, f, true, at, 0, f->dec.newlines));
 }
 
 /* Encode the values M that the mojibake stage gave out, from the
@@ -592,13 +564,20 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
   else
     {
       struct data_error e;
+      struct detection det;
       memset (&e, 0, sizeof e);
       e.err = *err;
       e.offset = at;
       e.line = f->dec.newlines + 1;
       /* -f auto names the form it detected; until it has detected one,
-         the wrapper's own name.  */
-      e.encoding = (f->reads ? f->reads : r->cfg.from)->name;
+         the wrapper's own name, which -f UTF-16 and -f UTF-32 (Unicode
+         forms) always give.  */
+      e.encoding = (f->reads && !(r->cfg.from->flags & CODEC_UNICODE)
+                    ? f->reads : r->cfg.from)->name;
+      /* The byte of a mixed file is invalid in its code page.  */
+      if (err->kind == ERR_UNDEFINED && decoder_detected (&f->dec, &det)
+          && det.legacy)
+        e.encoding = det.legacy->name;
       e.stopped = v.stop;
       record_error (r, f, &e);
     }
@@ -620,21 +599,24 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
   }
 }
 
-/* The first file decides whether its signature is carried (--bom=auto).  */
+/* The first file F decides whether its signature is carried
+   (--bom=auto, bom.h).  */
 static void
-decide_bom (struct run *r, bool signature)
+decide_bom (struct run *r, struct file const *f, bool signature)
 {
   if (r->bom == BOMS_UNDECIDED)
-    r->bom = (signature && (r->cfg.to->flags & CODEC_UNICODE)
-              ? BOMS_WANTED : BOMS_NONE);
+    r->bom = bom_decide (signature, f->reads, r->cfg.to);
 }
 
 /* Read the file F with the codec READS, and its fast path, if it has
-   one that the line-ending stage can follow.  */
+   one that the line-ending stage can follow.  Until -f auto has
+   decided, UTF-8's fast path takes the ASCII that the wrapper does not
+   hold (decoder_ascii_passed).  */
 static void
 choose_fast (struct run *r, struct file *f, struct codec const *reads)
 {
-  f->reads = reads;
+  f->reads = reads->flags & CODEC_WRAPPER ? NULL : reads;
+  reads = f->fast_reads = f->reads ? reads : &codec_utf8;
   f->fast = fast_select (reads, r->cfg.to);
   f->eol_fast = EOL_FAST_NONE;
   /* Mojibake repair sees every character that is not ASCII.  */
@@ -699,17 +681,19 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
       dst = r->scratch;
       cap = (cap - 2) / 2;
     }
-  /* With --fix-mojibake, the fast path stops before the first byte
-     that is not ASCII, as it stops before a break.  */
-  stop = r->moji ? pos + kernels->ascii_len (in + pos, end - pos) : end;
+  /* With --fix-mojibake, and before -f auto has decided, the fast path
+     stops before the first byte that is not ASCII, as before a break.  */
+  stop = (r->moji || !f->reads ? pos + kernels->ascii_len (in + pos, end - pos)
+          : end);
   used = f->fast (in + pos, stop - pos, dst, cap, &produced, &newlines,
                   err);
+  decoder_ascii_passed (&f->dec, in + pos, used);
   if (r->moji && used > 0)
     mojibake_passed (r->moji, in[pos + used - 1]);
   /* The fast path bypasses the decoder, which counts the characters
      otherwise.  */
   if (r->cfg.report)
-    f->stats.chars += codec_count_chars (f->reads, in + pos, used);
+    f->stats.chars += codec_count_chars (f->fast_reads, in + pos, used);
   f->at_break = convert && f->eol_fast == EOL_FAST_INPUT
     && pos + used == end && end < n;
   if (f->eol_fast == EOL_FAST_OUTPUT && convert)
@@ -828,7 +812,7 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
                       && o.base + (uint64_t) p->off[0] == 0);
           f->at_start = false;
           if (!r->any_file)
-            decide_bom (r, sig);
+            decide_bom (r, f, sig);
           skip = sig;
           f->stats.bom_seen = sig;
         }
@@ -851,48 +835,6 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
     }
 }
 
-/* Keep the statistics of the file F, which held BYTES_IN bytes and
-   started at OUT_START bytes of output, for pipeline_file_stats.  */
-static void
-keep_stats (struct run *r, struct file *f, uint64_t bytes_in,
-            uint64_t out_start)
-{
-  struct file_stats *s = &f->stats;
-  s->bytes_in = bytes_in;
-  if (r->eol_active)
-    {
-      s->breaks_crlf = f->eol.crlf;
-      s->breaks_cr = f->eol.cr;
-      s->breaks_lf = f->dec.newlines - f->eol.crlf;
-    }
-  s->bytes_out = r->out_total + r->out_len - out_start;
-  /* --check writes nothing.  */
-  if (r->out_fd < 0 && !r->write)
-    s->bytes_out = s->bom_written = 0;
-  if (!decoder_detected (&f->dec, &s->detected))
-    s->detected.codec = NULL;
-  r->last_stats = *s;
-}
-
-void
-pipeline_file_stats (struct run const *r, struct file_stats *s)
-{
-  *s = r->last_stats;
-}
-
-/* End the file F, which held BYTES_IN bytes, and started at OUT_START
-   bytes of output: its statistics are kept, and the decoder and the
-   encoder are ready for the next file.  */
-static void
-end_file (struct run *r, struct file *f, uint64_t bytes_in,
-          uint64_t out_start)
-{
-  keep_stats (r, f, bytes_in, out_start);
-  encoder_release (&r->enc);
-  encoder_init (&r->enc, r->cfg.to);
-  decoder_release (&f->dec);
-}
-
 enum file_result
 pipeline_convert_fd (struct run *r, int fd, char const *name)
 {
@@ -910,10 +852,10 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
     = (!r->cfg.well_formed_input
        && policy_passes_lone_surrogates (&r->cfg.policy, r->cfg.to->flags));
   f->eol.mode = r->cfg.eol;
+  f->eol.cr_breaks = r->cfg.eol_cr_breaks;
   if (r->moji)
     mojibake_reset (r->moji);
-  if (!(r->cfg.from->flags & CODEC_WRAPPER))
-    choose_fast (r, f, r->cfg.from);
+  choose_fast (r, f, r->cfg.from);
 
   while (ok && !last && r->write_errno == 0)
     {
@@ -934,7 +876,7 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
              BOM; one that was cut short by a read error did.  */
           if (!f->at_start)
             r->any_file = true;
-          end_file (r, f, base, out_start);
+          pipeline_end_file (r, f, base, out_start);
           if (ra)
             readahead_stop (ra);
           free (f);
@@ -956,9 +898,9 @@ pipeline_convert_fd (struct run *r, int fd, char const *name)
   if (ra)
     readahead_stop (ra);
   if (!r->any_file)
-    decide_bom (r, false);
+    decide_bom (r, f, false);
   r->any_file = true;
-  end_file (r, f, base, out_start);
+  pipeline_end_file (r, f, base, out_start);
 
   if (r->write_errno)
     {

@@ -13,17 +13,11 @@
 
 #include <stdint.h>
 
+#include "bom.h"
 #include "codec.h"
 #include "eol.h"
 #include "mojibake.h"
 #include "policy.h"
-
-enum bom_mode
-{
-  BOM_AUTO,
-  BOM_STRIP,
-  BOM_ADD
-};
 
 /* What happened to one input file.  */
 enum file_result
@@ -85,6 +79,7 @@ struct run_config
   struct policy_config policy;
   enum bom_mode bom;
   enum eol_mode eol;            /* --eol.  */
+  bool eol_cr_breaks;           /* --eol-from=cr: a lone CR is a break.  */
   size_t block_size;
   /* Lone surrogates in UTF-16/UTF-32 input are errors even for a WTF-8
      or MUTF-8 output (--check without -t: each input must be well-formed

@@ -1,6 +1,6 @@
 /* The state of a conversion run and of the file it converts: private
-   to the pipeline, and included by pipeline.c alone, after pipeline.h
-   (whose run_config and file_stats it holds).  */
+   to the pipeline, and included by pipeline.c and pipeline_run.c alone,
+   after pipeline.h (whose run_config and file_stats it holds).  */
 
 #ifndef UTF8CONV_PIPELINE_STATE_H
 #define UTF8CONV_PIPELINE_STATE_H
@@ -18,13 +18,6 @@ enum
   SCALAR_WINDOW = 64,
   /* The fast path wants at least this much room in the output buffer.  */
   FAST_ROOM = 1 << 14
-};
-
-enum bom_state
-{
-  BOMS_UNDECIDED,               /* Until the first file's start is seen.  */
-  BOMS_WANTED,                  /* Write one with the first value.  */
-  BOMS_NONE                     /* Written already, or never.  */
 };
 
 struct run
@@ -77,7 +70,10 @@ struct file
   struct codec const *reads;    /* The codec the input is read with: the
                                    one asked for, or the one -f auto
                                    detected; NULL until it has.  */
-  fast_fn *fast;                /* READS's fast path, or NULL.  */
+  fast_fn *fast;                /* READS's fast path, or NULL; until
+                                   -f auto has decided, UTF-8's, for the
+                                   ASCII it lets through.  */
+  struct codec const *fast_reads;       /* What FAST reads.  */
   fast_resume_fn *fast_resume;  /* Its form for after an error, or
                                    NULL.  */
   enum eol_fast eol_fast;
@@ -106,5 +102,12 @@ struct origin
   uint64_t lines;               /* U+000A decoded before the first value.  */
   struct codec_error const *replaced;
 };
+
+/* End the file F, which held BYTES_IN bytes, and started at OUT_START
+   bytes of output: its statistics are kept for pipeline_file_stats,
+   and the decoder and the encoder are ready for the next file
+   (pipeline_run.c).  */
+void pipeline_end_file (struct run *r, struct file *f, uint64_t bytes_in,
+                        uint64_t out_start);
 
 #endif

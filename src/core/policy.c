@@ -440,7 +440,9 @@ policy_bytes_plan (struct policy_config const *cfg, struct codec const *to,
   unsigned int b, k;
 
   memset (pb, 0, sizeof *pb);
-  if (!(to->flags & CODEC_STATEFUL))
+  /* An encoder with a state of its own (iconv(3)'s) is not asked.  */
+  if (!(to->flags & CODEC_STATEFUL)
+      || !((struct stateful_codec const *) to)->encoder_open)
     {
       static ucs4_t const fffd = 0xFFFD;
       struct encoder enc;

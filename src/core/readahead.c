@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,33 @@ not_ascii (uint8_t const *s, size_t n)
   return high > n / 100;
 }
 
+/* Start the reader thread of RA with every asynchronous signal blocked,
+   so that a signal sent to the process (SIGINT, SIGTERM, SIGHUP) is
+   taken by the main thread, when the main thread lets it in: its
+   handlers undo what the main thread did (a temporary file), and the
+   main thread blocks them while it does it.  A signal taken here could
+   run them while the main thread had half done something.  The
+   synchronous signals stay open: blocking them is undefined.  */
+static bool
+start_reader (struct readahead *ra)
+{
+  static int const synchronous[] = {
+    SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS
+  };
+  sigset_t all, old;
+  size_t i;
+  int err;
+
+  sigfillset (&all);
+  for (i = 0; i < sizeof synchronous / sizeof synchronous[0]; i++)
+    sigdelset (&all, synchronous[i]);
+  /* The new thread starts with the mask of the thread that creates it.  */
+  pthread_sigmask (SIG_BLOCK, &all, &old);
+  err = pthread_create (&ra->thread, NULL, reader, ra);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  return err == 0;
+}
+
 struct readahead *
 readahead_start (int fd, size_t block, uint8_t const *first, size_t n)
 {
@@ -170,7 +198,7 @@ readahead_start (int fd, size_t block, uint8_t const *first, size_t n)
     goto fail_lock;
   if (pthread_cond_init (&ra->freed, NULL) != 0)
     goto fail_filled;
-  if (pthread_create (&ra->thread, NULL, reader, ra) != 0)
+  if (!start_reader (ra))
     goto fail_freed;
   return ra;
 

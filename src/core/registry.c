@@ -97,11 +97,87 @@ registry_find (char const *name)
   return NULL;
 }
 
+/* Spellings that ICU's uconv or WHATWG accept and glibc's iconv(3)
+   lacks, each with the name iconv(3) knows the charset by.  Matched by
+   key, as every other name.  */
+static char const *const extra_names[][2] = {
+  { "macroman", "MACINTOSH" }, { "x-mac-roman", "MACINTOSH" },
+  { "x-mac-cyrillic", "MAC-CYRILLIC" },
+  { "x-mac-ukrainian", "MACUKRAINIAN" },
+  { "win1250", "CP1250" }, { "win1251", "CP1251" }, { "win1252", "CP1252" },
+  { "win1253", "CP1253" }, { "win1254", "CP1254" }, { "win1255", "CP1255" },
+  { "win1256", "CP1256" }, { "win1257", "CP1257" }, { "win1258", "CP1258" },
+  { "win874", "CP874" }, { "dos-874", "CP874" },
+  { "x-cp1250", "CP1250" }, { "x-cp1251", "CP1251" },
+  { "x-cp1253", "CP1253" }, { "x-cp1254", "CP1254" },
+  { "x-cp1255", "CP1255" }, { "x-cp1256", "CP1256" },
+  { "x-cp1257", "CP1257" }, { "x-cp1258", "CP1258" },
+  { "latin2", "ISO-8859-2" }, { "latin3", "ISO-8859-3" },
+  { "latin4", "ISO-8859-4" }, { "latin5", "ISO-8859-9" },
+  { "latin6", "ISO-8859-10" }, { "latin7", "ISO-8859-13" },
+  { "latin8", "ISO-8859-14" }, { "latin9", "ISO-8859-15" },
+  { "latin10", "ISO-8859-16" },
+  { "x-sjis", "SHIFT_JIS" }, { "ms932", "CP932" }, { "x-gbk", "GBK" },
+  { "x-euc-jp", "EUC-JP" }, { "x-x-big5", "BIG5" },
+};
+
+/* The name iconv(3) knows for the extra spelling whose key is KEY, or
+   NULL.  */
+static char const *
+extra_name (char const *key)
+{
+  size_t i;
+  for (i = 0; i < sizeof extra_names / sizeof extra_names[0]; i++)
+    if (key_is (extra_names[i][0], key))
+      return extra_names[i][1];
+  return NULL;
+}
+
+/* The first name of iconv(3)'s list whose key is KEY, as
+   iconv_bridge_names finds it.  */
+struct key_search
+{
+  char const *key;
+  char *found;
+};
+
+static void
+match_key (char const *name, void *arg)
+{
+  struct key_search *ks = arg;
+  if (!ks->found && key_is (name, ks->key))
+    ks->found = xstrdup (name);
+}
+
 struct codec const *
 registry_lookup (char const *name)
 {
   struct codec const *c = registry_find (name);
-  return c ? c : iconv_bridge_find (name, false, NULL);
+  char key[KEY_MAX];
+  char const *extra;
+  struct key_search ks;
+
+  if (c || !name_key (name, key))
+    return c;
+  extra = extra_name (key);
+  if (extra)
+    return registry_lookup (extra);
+  c = iconv_bridge_find (name, false, NULL);
+  if (c)
+    return c;
+  /* iconv_open matches names nearly exactly ("CP-1250", "koi8_r" and
+     "ISO 8859-15" are unknown to glibc): match them by key against
+     every name it lists, so that its names are matched as loosely as
+     the built-in ones.  */
+  ks.key = key;
+  ks.found = NULL;
+  iconv_bridge_names (match_key, &ks);
+  if (ks.found)
+    {
+      c = iconv_bridge_find (ks.found, false, NULL);
+      free (ks.found);
+    }
+  return c;
 }
 
 struct codec const *
@@ -115,9 +191,38 @@ registry_lookup_translit (char const *name)
                             c->flags & CODEC_STATEFUL ? NULL : c);
 }
 
+/* The keys of the names that registry_list has printed.  */
+struct printed
+{
+  char (*keys)[KEY_MAX];
+  size_t n, cap;
+};
+
+/* Whether iconv(3)'s NAME is listed: not when it names a built-in
+   charset (it is listed there), nor when a name with the same key was
+   listed before.  */
+static bool
+list_keep (char const *name, void *arg)
+{
+  struct printed *p = arg;
+  char key[KEY_MAX];
+  size_t i;
+
+  if (!name_key (name, key) || registry_find (name))
+    return false;
+  for (i = 0; i < p->n; i++)
+    if (strcmp (p->keys[i], key) == 0)
+      return false;
+  if (p->n == p->cap)
+    p->keys = x2nrealloc (p->keys, &p->cap, sizeof *p->keys);
+  strcpy (p->keys[p->n++], key);
+  return true;
+}
+
 void
 registry_list (FILE *out)
 {
+  struct printed p = { NULL, 0, 0 };
   size_t i;
   for (i = 0; i < CODEC_COUNT; i++)
     {
@@ -127,7 +232,8 @@ registry_list (FILE *out)
         fprintf (out, " %s", *a);
       putc ('\n', out);
     }
-  iconv_bridge_list (out);
+  iconv_bridge_list (out, list_keep, &p);
+  free (p.keys);
 }
 
 /* The number of edits (insertions, deletions, substitutions, and swaps
@@ -230,6 +336,8 @@ registry_suggest (char const *name, char **out, size_t max)
       for (a = codecs[i]->aliases; *a; a++)
         consider (*a, &s);
     }
+  for (i = 0; i < sizeof extra_names / sizeof extra_names[0]; i++)
+    consider (extra_names[i][0], &s);
   iconv_bridge_names (consider, &s);
   found = s.n;
   free (s.dist);

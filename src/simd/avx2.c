@@ -965,7 +965,7 @@ struct kernels const kernels_avx2 = {
   avx2_utf8_valid_copy, avx2_utf8_valid_copy_resume,
   avx2_utf8_to_utf16, avx2_utf8_to_utf32, NULL, avx2_utf16_to_utf8,
   avx2_sb_to_utf8, avx2_utf8_to_sb,
-  avx2_drop_crlf
+  avx2_drop_crlf, avx2_find_control
 };
 
 #endif

@@ -127,7 +127,7 @@ struct kernels const kernels_scalar = {
   scalar_utf8_valid_copy, NULL,
   scalar_utf8_to_utf16, scalar_utf8_to_utf32, NULL, scalar_utf16_to_utf8,
   scalar_sb_to_utf8, scalar_utf8_to_sb,
-  scalar_drop_crlf
+  scalar_drop_crlf, scalar_find_control
 };
 
 /* Every implementation this build has, best first.  */

@@ -122,6 +122,10 @@ struct kernels
      *WRITTEN to the bytes written.  */
   size_t (*drop_crlf) (uint8_t const *s, size_t n, uint8_t *out,
                        size_t *written);
+  /* The offset in S[0..N) of the first byte that is a control that
+     text does not hold: below 0x20, and not BS, TAB, LF, VT, FF, CR,
+     SUB or ESC (the binary test, SPEC §12); N when there is none.  */
+  size_t (*find_control) (uint8_t const *s, size_t n);
 };
 
 /* The kernels in use; NULL when UTF8CONV_IMPL=reference.  */
@@ -141,6 +145,7 @@ size_t scalar_utf8_valid_len (uint8_t const *s, size_t n);
 size_t scalar_ascii_len (uint8_t const *s, size_t n);
 size_t scalar_drop_crlf (uint8_t const *s, size_t n, uint8_t *out,
                          size_t *written);
+size_t scalar_find_control (uint8_t const *s, size_t n);
 
 #if defined __x86_64__ || defined __i386__
 extern struct kernels const kernels_sse2, kernels_avx2, kernels_avx512,

@@ -135,7 +135,7 @@ struct kernels const kernels_sse2 = {
   sse2_utf8_valid_copy, NULL,
   sse2_utf8_to_utf16, sse2_utf8_to_utf32, NULL, sse2_utf16_to_utf8,
   sse2_sb_to_utf8, sse2_utf8_to_sb,
-  sse2_drop_crlf
+  sse2_drop_crlf, sse2_find_control
 };
 
 #endif

@@ -637,7 +637,7 @@ struct kernels const kernels_avx512vbmi2 = {
   vbmi2_utf8_to_utf16, vbmi2_utf8_to_utf32, vbmi2_utf8_to_wide_checked,
   vbmi2_utf16_to_utf8,
   vbmi2_sb_to_utf8, vbmi2_utf8_to_sb,
-  vbmi2_drop_crlf
+  vbmi2_drop_crlf, avx2_find_control
 };
 
 #endif

@@ -37,6 +37,8 @@ AVX2 size_t avx2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out,
                            size_t *written);
 VBMI2 size_t vbmi2_drop_crlf (uint8_t const *s, size_t n, uint8_t *out,
                              size_t *written);
+SSE2 size_t sse2_find_control (uint8_t const *s, size_t n);
+AVX2 size_t avx2_find_control (uint8_t const *s, size_t n);
 AVX2 size_t avx2_ascii_len (uint8_t const *s, size_t n);
 AVX2 size_t avx2_count_newlines (uint8_t const *s, size_t n);
 AVX2 size_t avx2_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,

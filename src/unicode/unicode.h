@@ -21,6 +21,8 @@ enum err_kind
   ERR_INVALID_BYTE,     /* A byte that never occurs in the encoding.  */
   ERR_LONE_SURROGATE,   /* An unpaired UTF-16 surrogate unit.  */
   ERR_UNENCODABLE,      /* A character the output encoding cannot hold.  */
+  ERR_UNDEFINED,        /* A byte that a legacy code page leaves undefined
+                           (diagnostics name the code page).  */
   ERR_KIND_COUNT
 };
 

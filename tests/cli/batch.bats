@@ -39,7 +39,7 @@ no_temp_files() {
   printf 'caf\351\n' >d/text.txt
   run --separate-stderr "$UTF8CONV" -r -f auto -i d
   assert_equal "$status" 0
-  assert_equal "$stderr" "utf8conv: d/prog: binary file (U+0002 at byte 4), skipped; --binary converts it"
+  assert_equal "$stderr" "utf8conv: d/prog: binary file (ELF, U+0002 at byte 4), skipped; --binary converts it"
   cmp d/prog prog.orig
   assert_hex d/text.txt '63 61 66 c3 a9 0a'
 }
@@ -80,16 +80,19 @@ no_temp_files() {
   [ "$(stat -c %s out)" -gt 3000 ]
 }
 
-@test "2: a control character is looked for in the decoded text: UTF-16LE text is not binary" {
+@test "2: UTF-16LE text is not binary: -f UTF-16LE converts it, the default -f calls it invalid input, -f auto converts it" {
   printf 'h\000i\000\n\000' >u16
   run --separate-stderr "$UTF8CONV" -f UTF-16LE -i u16
   assert_equal "$status" 0
   assert_equal "$stderr" ""
   assert_hex u16 '68 69 0a'
-  # The same file read as UTF-8 holds U+0000 at byte 1.
+  # Read as UTF-8 it would hold U+0000 at byte 1; its NUL pattern says
+  # that it is UTF-16LE, which -f UTF-8 does not read: exit 1, unchanged.
   printf 'h\000i\000\n\000' >u16
   run --separate-stderr "$UTF8CONV" -i u16
-  assert_equal "$stderr" "utf8conv: u16: binary file (U+0000 at byte 1), skipped; --binary converts it"
+  assert_equal "$status" 1
+  assert_equal "$stderr" "utf8conv: u16: looks like UTF-16LE (no BOM); use -f auto or -f UTF-16"
+  assert_hex u16 '68 00 69 00 0a 00'
   # -f auto decides first: BOM-less UTF-16 is text.
   printf '\000h\000i\000\n' >be
   run --separate-stderr "$UTF8CONV" -f auto -i be
@@ -108,12 +111,13 @@ no_temp_files() {
   assert_hex bell '61 62 63 01 e9'
 }
 
-@test "2: only the first 32 KiB are looked at" {
+@test "2: the whole file is looked at, not its first 32 KiB; the warning names the right offset" {
   { head -c 32768 /dev/zero | tr '\0' a; printf '\000\351'; } >late
+  cp late late.orig
   run --separate-stderr "$UTF8CONV" -f CP1252 -i late
   assert_equal "$status" 0
-  assert_equal "$stderr" ""
-  [ "$(stat -c %s late)" -eq 32771 ]
+  assert_equal "$stderr" "utf8conv: late: binary file (U+0000 at byte 32768), skipped; --binary converts it"
+  cmp late late.orig
 }
 
 # --- unchanged files ----------------------------------------------------
@@ -130,7 +134,7 @@ no_temp_files() {
   assert_equal "$(times a)" "$ta"
   assert_equal "$(times u)" "$tu"
   [ ! -e a.bak ] && [ ! -e u.bak ] || fail "a backup was made"
-  assert_equal "${stderr_lines[0]}" "utf8conv: report: a: unchanged, in 12 B, 12 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)"
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: a: unchanged, in 12 B, 12 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected ASCII (ASCII, confidence 1.00)"
   no_temp_files
 }
 
@@ -163,12 +167,13 @@ no_temp_files() {
   sums=$(cd arc && cksum *.txt)
   inodes=$(stat -c %i arc/*.txt)
   assert_hex arc/cp1252.txt '63 61 66 c3 a9 0a'
-  assert_hex arc/utf16.txt 'ef bb bf 68 c3 a9 0a'
+  # A UTF-16 BOM is not carried into UTF-8.
+  assert_hex arc/utf16.txt '68 c3 a9 0a'
   run --separate-stderr "$UTF8CONV" -r -f auto -i.bak --report arc
   assert_equal "$status" 0
   assert_equal "$(cd arc && cksum *.txt)" "$sums"
   assert_equal "$(stat -c %i arc/*.txt)" "$inodes"
-  assert_equal "${stderr_lines[-1]}" "utf8conv: report: total: 5 files (3 unchanged, 2 skipped), in 20 B, out 0 B, 14 chars, 0 errors, BOM seen 1 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 3, 0 CP1252 fallbacks (0 B)"
+  assert_equal "${stderr_lines[-1]}" "utf8conv: report: total: 5 files (3 unchanged, 2 skipped), in 17 B, out 0 B, 14 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 3"
   # The backups of the first run are kept as they were; the file that
   # was UTF-8 already has none.
   assert_hex arc/cp1252.txt.bak '63 61 66 e9 0a'
@@ -217,16 +222,55 @@ utf8conv: report: total: 3 files (1 converted, 2 skipped), in 3 B, out 4 B, 3 ch
   assert_hex a.txt '63 61 66 c3 a9 0a'
 }
 
-@test "4: -i with a hard link, or the same name twice, converts the file once" {
+@test "4: -i converts a hard link's second name too, and the same name twice once" {
   printf 'caf\351\n' >a.txt
   ln a.txt h.txt
   run --separate-stderr "$UTF8CONV" -q -f CP1252 -i --report a.txt h.txt a.txt
   assert_equal "$status" 0
   assert_hex a.txt '63 61 66 c3 a9 0a'
-  # The hard link keeps the old contents, as its warning says.
-  assert_hex h.txt '63 61 66 e9 0a'
-  assert_equal "${stderr_lines[1]}" "utf8conv: report: h.txt: skipped (same file)"
+  # The first rename broke the link; the second name is converted from
+  # the old bytes it still held.
+  assert_hex h.txt '63 61 66 c3 a9 0a'
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: h.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
   assert_equal "${stderr_lines[2]}" "utf8conv: report: a.txt: skipped (same file)"
+}
+
+@test "4: hard links under -i --eol=lf: every name holds the converted text, with a warning; a second run is a no-op" {
+  printf 'a\r\nb\r\n' >a.txt
+  ln a.txt b.txt
+  ln -s a.txt s.txt
+  run --separate-stderr "$UTF8CONV" -i --eol=lf a.txt b.txt s.txt
+  assert_equal "$status" 0
+  assert_equal "${stderr_lines[0]}" "utf8conv: a.txt: warning: the file has other hard links; the conversion breaks the link (names not converted in this run keep the old contents)"
+  assert_equal "${stderr_lines[1]}" "utf8conv: b.txt: warning: a hard link of 'a.txt', whose conversion broke the link; converted too"
+  assert_equal "${stderr_lines[2]}" "utf8conv: s.txt: warning: the same file as 'a.txt', converted once; skipped"
+  assert_equal "${#stderr_lines[@]}" 3
+  assert_hex a.txt '61 0a 62 0a'
+  assert_hex b.txt '61 0a 62 0a'
+  # Two files now, one name each.
+  [ "$(stat -c %i a.txt)" != "$(stat -c %i b.txt)" ] || fail "still one inode"
+  assert_equal "$(stat -c %h a.txt)" 1
+  assert_equal "$(stat -c %h b.txt)" 1
+  local ia ib
+  ia=$(stat -c %i a.txt)
+  ib=$(stat -c %i b.txt)
+  run --separate-stderr "$UTF8CONV" -i --eol=lf --report a.txt b.txt
+  assert_equal "$status" 0
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: a.txt: unchanged, in 4 B, 4 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 2 CR 0"
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: b.txt: unchanged, in 4 B, 4 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 2 CR 0"
+  assert_equal "$(stat -c %i a.txt) $(stat -c %i b.txt)" "$ia $ib"
+}
+
+@test "4: a hard link met after its first name's queue was committed is converted from its old bytes" {
+  local i names=()
+  printf 'x\351\n' >first
+  ln first last
+  for i in $(seq 1 300); do printf 'x\351\n' >f$i; names+=(f$i); done
+  run --separate-stderr "$UTF8CONV" -q -f CP1252 -i first "${names[@]}" last first
+  assert_equal "$status" 0
+  assert_hex first '78 c3 a9 0a'
+  assert_hex last '78 c3 a9 0a'
+  assert_hex f300 '78 c3 a9 0a'
 }
 
 @test "4: the same file met again after its queue was committed is still converted once" {
@@ -407,4 +451,17 @@ each_old_or_new() {
   done
   # Most of those points exist: the run was killed there.
   [ "$kills" -ge 12 ] || fail "only $kills runs were killed"
+}
+
+@test "4: a hard link of a file left unchanged keeps its link, and is skipped as the same file" {
+  printf 'a\nb\n' >a.txt
+  ln a.txt b.txt
+  run --separate-stderr "$UTF8CONV" -i --eol=lf --report a.txt b.txt
+  assert_equal "$status" 0
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: a.txt: unchanged, in 4 B, 4 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 2 CR 0"
+  assert_equal "${stderr_lines[1]}" "utf8conv: b.txt: warning: the same file as 'a.txt', converted once; skipped"
+  assert_equal "${stderr_lines[2]}" "utf8conv: report: b.txt: skipped (same file)"
+  assert_equal "$(stat -c %h a.txt)" 2
+  assert_equal "$(stat -c %i a.txt)" "$(stat -c %i b.txt)"
+  assert_hex b.txt '61 0a 62 0a'
 }

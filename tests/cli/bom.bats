@@ -43,12 +43,28 @@ files() {
   conv 0 '00000061' 'a' -t UTF-32BE
 }
 
-@test "UTF-16LE with BOM to UTF-8 writes EF BB BF (auto)" {
-  conv 0 'efbbbf61' '\xff\xfea\x00' -f UTF-16LE
+@test "a UTF-16 or UTF-32 BOM is not carried into UTF-8 (auto), as iconv does not carry it" {
+  conv 0 '61' '\xff\xfea\x00' -f UTF-16LE
   conv 0 '61' '\xff\xfea\x00' -f UTF-16LE --bom=strip
-  conv 0 'efbbbf61' '\xfe\xff\x00a' -f UTF-16BE
-  conv 0 'efbbbf61' '\xff\xfe\x00\x00a\x00\x00\x00' -f UTF-32LE
-  conv 0 'efbbbf61' '\x00\x00\xfe\xff\x00\x00\x00a' -f UTF-32BE
+  conv 0 'efbbbf61' '\xff\xfea\x00' -f UTF-16LE --bom=add
+  conv 0 '61' '\xfe\xff\x00a' -f UTF-16BE
+  conv 0 '61' '\xff\xfe\x00\x00a\x00\x00\x00' -f UTF-32LE
+  conv 0 '61' '\x00\x00\xfe\xff\x00\x00\x00a' -f UTF-32BE
+  conv 0 '61' '\xff\xfea\x00' -f UTF-16 -t CESU-8
+  conv 0 '61' '\xff\xfea\x00' -f auto
+}
+
+@test "UTF-16LE with a BOM through WTF-8 and back gives the same bytes" {
+  printf '\377\376a\000\000\330b\000' >in
+  "$UTF8CONV" -f UTF-16LE -t WTF-8 in >wtf8
+  assert_hex wtf8 'efbbbf 61 eda080 62'
+  "$UTF8CONV" -f WTF-8 -t UTF-16LE wtf8 >back
+  cmp back in
+}
+
+@test "a UTF-8 BOM stays on UTF-8 output, also with -f auto and --eol" {
+  conv 0 'efbbbf610a' '\xef\xbb\xbfa\r\n' -f auto --eol=lf
+  conv 0 'efbbbf61' '\xef\xbb\xbfa' -t WTF-8
 }
 
 @test "a marked input keeps its BOM in another Unicode encoding" {
@@ -73,20 +89,53 @@ files() {
   conv 0 'fffe000061000000' '\xef\xbb\xbfa' -t UTF-32
 }
 
-@test "-f UTF-16: FE FF is big-endian, FF FE little-endian, no BOM big-endian" {
-  conv 0 'efbbbf61c3a9' '\xfe\xff\x00a\x00\xe9' -f UTF-16
-  conv 0 'efbbbf61c3a9' '\xff\xfea\x00\xe9\x00' -f UTF-16
+@test "-f UTF-16: FE FF is big-endian, FF FE little-endian, no BOM by the NUL pattern, else big-endian" {
+  conv 0 '61c3a9' '\xfe\xff\x00a\x00\xe9' -f UTF-16
+  conv 0 '61c3a9' '\xff\xfea\x00\xe9\x00' -f UTF-16
   conv 0 '61c3a9' '\x00a\x00\xe9' -f UTF-16
   conv 0 '61c3a9' '\xfe\xff\x00a\x00\xe9' -f UTF-16 --bom=strip
-  conv 0 'e68480eea480' 'a\x00\xe9\x00' -f UTF-16
+  conv 0 '61c3a9' 'a\x00\xe9\x00' -f UTF-16
+  conv 0 'e4b8ade69687' '\x4e\x2d\x65\x87' -f UTF-16
   conv 0 'fffe6100' '\xfe\xff\x00a' -f utf-16 -t UTF-16
   conv 0 'feff0061' '\xff\xfea\x00' -f UTF-16 -t UTF-16BE
 }
 
-@test "-f UTF-32: BOM decides, big-endian without BOM" {
-  conv 0 'efbbbf61' '\x00\x00\xfe\xff\x00\x00\x00a' -f UTF-32
-  conv 0 'efbbbf61' '\xff\xfe\x00\x00a\x00\x00\x00' -f UTF-32
+@test "-f UTF-16 without a BOM: h i LF little-endian is hi, as iconv and Python read it" {
+  conv 0 '68690a' 'h\0i\0\n\0' -f UTF-16
+  conv 0 '68690a' '\0h\0i\0\n' -f UTF-16
+}
+
+@test "-f UTF-16 without a BOM: the byte order is the same at every block size, past the NUL-pattern window" {
+  # 300 bytes of little-endian text: longer than the window of 256
+  # bytes that the decoder holds back before it decides.
+  python3 -c 'import sys; sys.stdout.buffer.write(("h\u00e9llo \u20ac" * 20 + "\n").encode("utf-16-le"))' >in
+  python3 -c 'import sys; sys.stdout.buffer.write(("h\u00e9llo \u20ac" * 20 + "\n").encode("utf-8"))' >want
+  local bs
+  for bs in 1 2 3 7 255 256 257 65536; do
+    "$UTF8CONV" -f UTF-16 --block-size=$bs in >out
+    cmp out want || fail "--block-size=$bs"
+    "$UTF8CONV" -f UTF-16 -t UTF-16BE --block-size=$bs in | "$UTF8CONV" -f UTF-16BE >out
+    cmp out want || fail "--block-size=$bs -t UTF-16BE"
+  done
+}
+
+@test "-f UTF-16 without a BOM: an error inside the held window has its right offset" {
+  printf 'a\0b\0c\0d\0e\0f\0g\0\0\330h\0' >in
+  local bs
+  for bs in 1 3 64; do
+    run -1 --separate-stderr "$UTF8CONV" -f UTF-16 --block-size=$bs in
+    assert_equal "$output" "abcdefg"
+    assert_equal "$stderr" "utf8conv: in:1: byte 14: invalid UTF-16: 00 D8 (lone surrogate)"
+  done
+}
+
+@test "-f UTF-32: BOM decides, else the first unit that is a character in one byte order only, else big-endian" {
+  conv 0 '61' '\x00\x00\xfe\xff\x00\x00\x00a' -f UTF-32
+  conv 0 '61' '\xff\xfe\x00\x00a\x00\x00\x00' -f UTF-32
+  conv 0 'fffe000061000000' '\x00\x00\xfe\xff\x00\x00\x00a' -f UTF-32 -t UTF-32
   conv 0 '61' '\x00\x00\x00a' -f UTF-32
+  conv 0 '6869' 'h\0\0\0i\0\0\0' -f UTF-32
+  conv 0 '006869' '\0\0\0\0h\0\0\0i\0\0\0' -f UTF-32
   conv 0 '61' '\xff\xfe\x00\x00a\x00\x00\x00' -f UTF-32 --bom=strip
 }
 
@@ -158,9 +207,10 @@ files() {
 }
 
 @test "-f UTF-16: endianness and BOM are decided per file" {
-  files 0 'efbbbf616263' -f UTF-16 -- '\xfe\xff\x00a' '\xff\xfeb\x00' '\x00c'
-  files 0 '616263' -f UTF-16 -- '\x00a' '\xff\xfeb\x00' '\x00c'
+  files 0 '616263' -f UTF-16 -- '\xfe\xff\x00a' '\xff\xfeb\x00' '\x00c'
+  files 0 '616263' -f UTF-16 -- '\x00a' '\xff\xfeb\x00' 'c\x00'
   files 0 '616263' -f UTF-16LE -- 'a\x00' '\xff\xfeb\x00' 'c\x00'
+  files 0 'feff006100620063' -f UTF-16 -t UTF-16BE -- '\xfe\xff\x00a' '\xff\xfeb\x00' 'c\x00'
 }
 
 @test "the first file is just a BOM: the signature is carried to the first character" {
@@ -188,4 +238,12 @@ files() {
   printf '\377\376a\000' >in
   "$UTF8CONV" -f UTF-16 -t ISO-8859-1 in >out
   assert_hex out '61'
+}
+
+@test "--report says which byte order -f UTF-16 read, and how it chose it" {
+  printf 'h\0i\0' >le
+  printf '\376\377\0h' >be
+  run -0 --separate-stderr "$UTF8CONV" --report -f UTF-16 -o /dev/null le be
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: le: converted, in 4 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0, detected UTF-16LE (NUL pattern, confidence 0.99)"
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: be: converted, in 4 B, out 1 B, 1 char, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 0 CR 0, detected UTF-16BE (BOM, confidence 1.00)"
 }

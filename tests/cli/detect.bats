@@ -13,7 +13,7 @@ SAMPLES="$UTF8CONV_SRCDIR/tests/detect/samples"
 detects() {
   "$UTF8CONV" -t "$2" "$SAMPLES/$1.txt" >"$1.$2"
   run -0 "$UTF8CONV" --detect "$1.$2"
-  [[ $output =~ ^"$1.$2: $2 (confidence "(0|1)\.[0-9][0-9]")"$ ]] \
+  [[ $output =~ ^"$1.$2: $2 (confidence "(0|1)\.[0-9][0-9]", legacy)"$ ]] \
     || fail "$1 in $2: $output"
 }
 
@@ -45,7 +45,7 @@ reads_back() {
   "$UTF8CONV" -f "$3" "$1.$2" | cmp - "$SAMPLES/$1.txt" \
     || fail "$1 reads otherwise in $2 and $3: the test needs another sample"
   run -0 "$UTF8CONV" --detect "$1.$2"
-  [[ $output =~ ^"$1.$2: "("$2"|"$3")" (confidence "(0|1)\.[0-9][0-9]")"$ ]] \
+  [[ $output =~ ^"$1.$2: "("$2"|"$3")" (confidence "(0|1)\.[0-9][0-9]", legacy)"$ ]] \
     || fail "$1 in $2: $output"
   converts_back "$1" "$2"
 }
@@ -97,11 +97,11 @@ reads_back() {
 @test "detect: Cyrillic code pages" {
   round_trips ru CP1251
   round_trips ru KOI8-R
-  # Some pairs of their bytes are well-formed UTF-8, which -f auto
-  # reads as UTF-8 (SPEC §13): detected, but not every byte comes back.
-  detects ru ISO-8859-5
-  detects uk KOI8-U
-  # ru-1 holds no such pair.
+  # Some pairs of their bytes are well-formed UTF-8; a legacy file is
+  # read by its code page, every byte of it (SPEC §5), so they come
+  # back too.
+  round_trips ru ISO-8859-5
+  round_trips uk KOI8-U
   round_trips ru-1 ISO-8859-5
 }
 
@@ -112,7 +112,7 @@ reads_back() {
   sed -n '19,22p' "$SAMPLES/uk-3.txt" >uk.txt
   "$UTF8CONV" -t KOI8-U uk.txt >uk.KOI8-U
   run -0 "$UTF8CONV" --detect uk.KOI8-U
-  [[ $output =~ ^"uk.KOI8-U: KOI8-U (confidence "0\.[0-9][0-9]")"$ ]] \
+  [[ $output =~ ^"uk.KOI8-U: KOI8-U (confidence "0\.[0-9][0-9]", legacy)"$ ]] \
     || fail "$output"
   run -0 "$UTF8CONV" -f auto uk.KOI8-U
   assert_output "$(cat uk.txt)"
@@ -124,11 +124,11 @@ reads_back() {
   round_trips el CP1253
   round_trips tr CP1254
   round_trips he CP1255
-  detects ar CP1256
+  # ar.txt holds a CP1256 pair that is well-formed UTF-8: read as CP1256.
+  round_trips ar CP1256
   round_trips lt CP1257
   round_trips lv-1 CP1257
   round_trips et-1 CP1257
-  # ar.txt holds a CP1256 pair that is well-formed UTF-8; ar-1 holds none.
   round_trips ar-1 CP1256
 }
 
@@ -140,7 +140,7 @@ reads_back() {
   # answer was ISO-8859-7.
   "$UTF8CONV" -t CP1253 "$SAMPLES/el-4.txt" >el-4.CP1253
   run -0 "$UTF8CONV" --detect el-4.CP1253
-  assert_output "el-4.CP1253: CP1253 (confidence 0.64)"
+  assert_output "el-4.CP1253: CP1253 (confidence 0.64, legacy)"
   converts_back el-4 CP1253
   round_trips el-4 ISO-8859-7
   # The other Greek samples hold no byte on which the two differ.
@@ -167,7 +167,7 @@ reads_back() {
   # Shift_JIS has none of the four.
   run -1 "$UTF8CONV" -q -t SHIFT_JIS memo.txt
   run -0 "$UTF8CONV" --detect memo.CP932
-  [[ $output =~ ^"memo.CP932: CP932 (confidence "(0|1)\.[0-9][0-9]")"$ ]] \
+  [[ $output =~ ^"memo.CP932: CP932 (confidence "(0|1)\.[0-9][0-9]", legacy)"$ ]] \
     || fail "$output"
   run -0 "$UTF8CONV" -f auto -o out memo.CP932
   cmp out memo.txt
@@ -177,11 +177,11 @@ reads_back() {
 
 @test "detect: DOS Russian CP866, Turkish ISO-8859-9 and Baltic ISO-8859-13" {
   # Lower-case р..я (E0..EF) before two of а..п (A0..AF) are
-  # well-formed UTF-8, which -f auto reads as UTF-8 for now (as in
-  # ISO-8859-5 and KOI8-U): detected, but not every byte comes back.
-  detects ru CP866
-  detects ru-1 CP866
-  detects ru-2 CP866
+  # well-formed UTF-8; a legacy file is read by its code page, every
+  # byte of it (SPEC §5), so they come back too.
+  round_trips ru CP866
+  round_trips ru-1 CP866
+  round_trips ru-2 CP866
   # ISO-8859-9 differs from CP1254 only in 80..9F, which Turkish text in
   # ISO-8859-9 does not use: CP1254, the earlier candidate, is the name.
   reads_back tr ISO-8859-9 CP1254
@@ -195,7 +195,7 @@ reads_back() {
   cat "$SAMPLES/lt-1.txt" >>lt.txt
   "$UTF8CONV" -t ISO-8859-13 lt.txt >lt.ISO-8859-13
   run -0 "$UTF8CONV" --detect lt.ISO-8859-13
-  [[ $output =~ ^"lt.ISO-8859-13: ISO-8859-13 (confidence "(0|1)\.[0-9][0-9]")"$ ]] \
+  [[ $output =~ ^"lt.ISO-8859-13: ISO-8859-13 (confidence "(0|1)\.[0-9][0-9]", legacy)"$ ]] \
     || fail "$output"
   run -0 "$UTF8CONV" -f auto -o out lt.ISO-8859-13
   cmp out lt.txt
@@ -214,7 +214,7 @@ reads_back() {
 @test "detect: weak evidence stays CP1252" {
   printf 'caf\xe9 cr\xe8me\n' >in
   run -0 "$UTF8CONV" --detect in
-  assert_output "in: CP1252 (confidence 0.45)"
+  assert_output "in: CP1252 (confidence 0.45, legacy)"
   run -0 "$UTF8CONV" -f auto in
   assert_output "café crème"
 }
@@ -225,17 +225,17 @@ reads_back() {
   printf '\xff\xfea\x00\n\x00' >u16
   printf 'a\x00b\x00c\x00d\x00' >nul
   run -0 "$UTF8CONV" --detect u8 ascii u16 nul
-  assert_output "u8: UTF-8 (confidence 1.00)
-ascii: UTF-8 (confidence 1.00)
-u16: UTF-16LE (confidence 1.00)
-nul: UTF-16LE (confidence 1.00)"
+  assert_output "u8: UTF-8 (confidence 0.99, UTF-8)
+ascii: ASCII (confidence 1.00, ASCII)
+u16: UTF-16LE (confidence 1.00, BOM)
+nul: UTF-16LE (confidence 0.99, NUL pattern)"
 }
 
 @test "detect: --detect converts nothing, and an unreadable file is exit 2" {
   "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
   run -2 --separate-stderr "$UTF8CONV" --detect ru missing ru
-  assert_output "ru: CP1251 (confidence 0.99)
-ru: CP1251 (confidence 0.99)"
+  assert_output "ru: CP1251 (confidence 0.99, legacy)
+ru: CP1251 (confidence 0.99, legacy)"
   assert_equal "$stderr" "utf8conv: missing: No such file or directory"
 }
 
@@ -255,7 +255,7 @@ ru: CP1251 (confidence 0.99)"
   run -0 "$UTF8CONV" -f auto in
   assert_output "Русский é"
   run -0 "$UTF8CONV" -f auto --fallback=KOI8-R --detect in
-  assert_output "in: KOI8-R (confidence 1.00)"
+  assert_output "in: UTF-8 + KOI8-R (confidence 1.00, mixed)"
 }
 
 @test "detect: --fallback needs a single-byte encoding and -f auto" {
@@ -272,10 +272,10 @@ ru: CP1251 (confidence 0.99)"
   "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
   "$UTF8CONV" -t SHIFT_JIS "$SAMPLES/ja.txt" >ja
   run -0 --separate-stderr "$UTF8CONV" -f auto --report -o /dev/null ru ja
-  [[ ${stderr_lines[0]} == *", detected UTF-8 (no BOM), 321 CP1251 fallbacks (321 B) (model, confidence 0.99)" ]] \
+  [[ ${stderr_lines[0]} == *", detected CP1251 (legacy, model, confidence 0.99)" ]] \
     || fail "${stderr_lines[0]}"
   # The candidate is CP932, Shift_JIS's Windows superset (SPEC §13).
-  [[ ${stderr_lines[1]} == *", detected CP932 (model, confidence 0.99)" ]] \
+  [[ ${stderr_lines[1]} == *", detected CP932 (legacy, model, confidence 0.99)" ]] \
     || fail "${stderr_lines[1]}"
 }
 
@@ -284,7 +284,7 @@ ru: CP1251 (confidence 0.99)"
   printf '\xd0\xb0%.0s' $(seq 16) >in
   printf ' caf\xe9\n' >>in
   run -0 "$UTF8CONV" --detect in
-  assert_output "in: CP1252 (confidence 1.00)"
+  assert_output "in: UTF-8 + CP1252 (confidence 0.99, mixed)"
   run -0 "$UTF8CONV" -f auto in
   assert_output "аааааааааааааааа café"
 }
@@ -323,17 +323,150 @@ ru: CP1251 (confidence 0.99)"
 $(cat "$SAMPLES/ru.txt")"
 }
 
-@test "detect: a mixed archive in place, --report names each file's code page; the total says legacy when they differ" {
+@test "detect: a legacy archive in place, --report names each file's code page and kind" {
   mkdir archive
   head -n 3 "$SAMPLES/ru.txt" | "$UTF8CONV" -t CP1251 >archive/notes-ru.txt
   head -n 3 "$SAMPLES/pl.txt" | "$UTF8CONV" -t CP1250 >archive/lista-pl.txt
   head -n 3 "$SAMPLES/de.txt" >archive/readme.txt
   run -0 --separate-stderr "$UTF8CONV" -r -f auto -i.bak --report archive
   assert_equal "$stderr" "\
-utf8conv: report: archive/lista-pl.txt: converted, in 180 B, out 191 B, 180 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 9 CP1250 fallbacks (9 B) (model, confidence 0.88)
-utf8conv: report: archive/notes-ru.txt: converted, in 79 B, out 137 B, 79 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 58 CP1251 fallbacks (58 B) (model, confidence 0.96)
-utf8conv: report: archive/readme.txt: unchanged, in 184 B, 180 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)
-utf8conv: report: total: 3 files (2 converted, 1 unchanged), in 443 B, out 328 B, 439 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 9 CR 0, detected UTF-8 3, 67 legacy fallbacks (67 B)"
+utf8conv: report: archive/lista-pl.txt: converted, in 180 B, out 191 B, 180 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected CP1250 (legacy, model, confidence 0.88)
+utf8conv: report: archive/notes-ru.txt: converted, in 79 B, out 137 B, 79 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 3 CR 0, detected CP1251 (legacy, model, confidence 0.96)
+utf8conv: report: archive/readme.txt: unchanged, in 184 B, 180 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 3 CR 0, detected UTF-8 (UTF-8, confidence 0.99)
+utf8conv: report: total: 3 files (2 converted, 1 unchanged), in 443 B, out 328 B, 439 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 9 CR 0, detected CP1250 1, CP1251 1, UTF-8 1"
   head -n 3 "$SAMPLES/ru.txt" | cmp - archive/notes-ru.txt
   head -n 3 "$SAMPLES/pl.txt" | cmp - archive/lista-pl.txt
+}
+
+# legacy_exact FILE TEXT: -f auto converts FILE to exactly TEXT and a
+# newline, at block sizes 1, 2, 3, 7, 4096 and the default.
+legacy_exact() {
+  local b
+  printf '%s\n' "$2" >want
+  for b in 1 2 3 7 4096 default; do
+    local size=()
+    [ "$b" = default ] || size=(--block-size="$b")
+    run -0 "$UTF8CONV" -f auto "${size[@]}" -o "out.$b" "$1"
+    cmp "out.$b" want || fail "$1, block size $b"
+  done
+}
+
+@test "detect: legacy text whose byte pairs are well-formed UTF-8 is read by its code page, every byte" {
+  # KOI8-R счётчик, её: DE A3 and C5 A3 are well-formed UTF-8 (U+07A3).
+  printf '\xf3\xde\xa3\xd4\xde\xc9\xcb\x3a\x20\xc5\xa3\x20\xc6\xc1\xca\xcc\x20\xce\xc5\x20\xce\xc1\xca\xc4\xc5\xce\x2e\x0a' >koi8r
+  run -0 "$UTF8CONV" --detect koi8r
+  assert_output --regexp '^koi8r: KOI8-R \(confidence 0\.[0-9][0-9], legacy\)$'
+  legacy_exact koi8r "Счётчик: её файл не найден."
+  # CP1251 «ФАЙЛ»: CB BB (Л») is U+02FB.
+  printf '\xd4\xe0\xe9\xeb\x20\xab\xd4\xc0\xc9\xcb\xbb\x20\xed\xe5\x20\xed\xe0\xe9\xe4\xe5\xed\x2e\x0a' >cp1251
+  legacy_exact cp1251 "Файл «ФАЙЛ» не найден."
+  # KOI8-U ні: CE A6 is U+03A6.
+  printf '\xe6\xc1\xca\xcc\x20\xce\xc5\x20\xda\xce\xc1\xca\xc4\xc5\xce\xcf\x2c\x20\xce\xa6\x20\xcb\xc1\xd4\xc1\xcc\xcf\xc7\xd5\x2c\x20\xce\xa6\x20\xd0\xcf\xd3\xc9\xcc\xc1\xce\xce\xd1\x2e\x0a' >koi8u
+  run -0 "$UTF8CONV" --detect koi8u
+  assert_output --regexp '^koi8u: KOI8-U \(confidence 0\.[0-9][0-9], legacy\)$'
+  legacy_exact koi8u "Файл не знайдено, ні каталогу, ні посилання."
+  # MacRoman l’été: D5 8E is U+054E.
+  printf '\x43\xd5\x65\x73\x74\x20\x6c\xd5\x8e\x74\x8e\x20\x88\x20\x6c\x61\x20\x70\x6c\x61\x67\x65\x2c\x20\x74\x72\x8f\x73\x20\x63\x68\x61\x75\x64\x2e\x0a' >mac
+  legacy_exact mac "C’est l’été à la plage, très chaud."
+  # CP1252 Spaß“: DF 93 is U+07D3.
+  printf '\x42\x69\x74\x74\x65\x20\x53\x70\x61\xdf\x93\x20\x75\x6e\x64\x20\x84\x47\x72\xfc\xdf\x65\x93\x20\x66\xfc\x72\x20\x61\x6c\x6c\x65\x2e\x0a' >cp1252
+  legacy_exact cp1252 "Bitte Spaß“ und „Grüße“ für alle."
+}
+
+@test "detect: UTF-8 and CP1252 mixed in one file are read as mixed, exactly" {
+  printf 'caf\303\251 et caf\351, cr\303\250me et cr\350me\n' >western
+  run -0 "$UTF8CONV" --detect western
+  assert_output --regexp '^western: UTF-8 \+ CP1252 \(confidence 0\.[0-9][0-9], mixed\)$'
+  legacy_exact western "café et café, crème et crème"
+  # Cyrillic: Привет in UTF-8, then in CP1251.
+  printf '\320\237\321\200\320\270\320\262\320\265\321\202 \317\360\350\342\345\362\n' >cyrillic
+  run -0 "$UTF8CONV" --detect cyrillic
+  assert_output --regexp '^cyrillic: UTF-8 \+ CP1251 \(confidence 0\.[0-9][0-9], mixed\)$'
+  legacy_exact cyrillic "Привет Привет"
+}
+
+@test "detect: a byte the code page leaves undefined is named so" {
+  # 81, which CP1253 leaves undefined, in a mixed file and in Greek
+  # CP1253 text (AA).
+  printf 'caf\303\251 \201\n' >mixed
+  run -1 --separate-stderr "$UTF8CONV" -f auto --fallback=CP1253 mixed
+  assert_equal "$stderr" "utf8conv: mixed:1: byte 6: invalid CP1253: 81 (undefined in CP1253)"
+  printf '\xd4\xef \xe1\xf1\xf7\xe5\xdf\xef \xaa\n' >legacy
+  run -1 --separate-stderr "$UTF8CONV" -f auto --fallback=CP1253 legacy
+  assert_equal "$stderr" "utf8conv: legacy:1: byte 10: invalid CP1253: AA (undefined in CP1253)"
+  run -0 --separate-stderr "$UTF8CONV" -f auto --fallback=CP1253 --report -e replace -q -o /dev/null legacy
+  [[ $stderr == *"1 error (decoding: 1 undefined byte), 1 replaced"* ]] || fail "$stderr"
+}
+
+# ascii_head N: N bytes of ASCII, then the Russian sample in CP1251.
+ascii_head() {
+  head -c "$1" /dev/zero | tr '\0' 'a' >head
+  "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >ru
+  cat head ru >in
+  cat head "$SAMPLES/ru.txt" >want
+}
+
+@test "detect: a long ASCII head does not use the window up, on a file and on a pipe, at every block size" {
+  local n b
+  for n in 65536 204800; do
+    ascii_head "$n"
+    run -0 "$UTF8CONV" --detect in
+    assert_output "in: CP1251 (confidence 0.99, legacy)"
+    for b in 1 2 3 7 4096 default; do
+      local size=()
+      [ "$b" = default ] || size=(--block-size="$b")
+      "$UTF8CONV" -f auto "${size[@]}" in | cmp - want || fail "$n, file, block size $b"
+      cat in | "$UTF8CONV" -f auto "${size[@]}" | cmp - want \
+        || fail "$n, pipe, block size $b"
+    done
+  done
+}
+
+@test "detect: ASCII is reported as ASCII, with confidence 1.00" {
+  printf 'plain text\n' >ascii
+  run -0 "$UTF8CONV" --detect ascii
+  assert_output "ascii: ASCII (confidence 1.00, ASCII)"
+  run -0 --separate-stderr "$UTF8CONV" -f auto --report -o /dev/null ascii
+  [[ ${stderr_lines[0]} == *", detected ASCII (ASCII, confidence 1.00)" ]] \
+    || fail "${stderr_lines[0]}"
+}
+
+@test "detect: --if-unsure=skip leaves an unsure file untouched, with a warning, exit 0" {
+  printf 'caf\xe9 cr\xe8me\n' >weak
+  cp weak weak.orig
+  "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >sure
+  cp sure sure.orig
+  run -0 --separate-stderr "$UTF8CONV" -f auto --if-unsure=skip -i --report weak sure
+  assert_equal "${stderr_lines[0]}" "utf8conv: weak: warning: unsure: CP1252 0.45, below 0.90; skipped"
+  [[ ${stderr_lines[1]} == "utf8conv: report: weak: skipped (unsure: CP1252 0.45)"* ]] \
+    || fail "${stderr_lines[1]}"
+  [[ ${stderr_lines[3]} == *"(1 converted, 1 skipped)"* ]] || fail "${stderr_lines[3]}"
+  cmp weak weak.orig
+  cmp sure "$SAMPLES/ru.txt"
+  # convert (the default) converts it.
+  run -0 "$UTF8CONV" -f auto --if-unsure=convert weak
+  assert_output "café crème"
+  # In a stream, nothing of it after its ASCII head.
+  run -0 --separate-stderr "$UTF8CONV" -f auto --if-unsure=skip weak
+  assert_output "caf"
+  assert_equal "$stderr" "utf8conv: weak: warning: unsure: CP1252 0.45, below 0.90; skipped after its ASCII head"
+  run -2 --separate-stderr "$UTF8CONV" --if-unsure=skip weak
+  assert_equal "${stderr_lines[0]}" "utf8conv: --if-unsure works with -f auto only"
+  run -2 "$UTF8CONV" -f auto --if-unsure=maybe weak
+}
+
+@test "detect: a pair of Greek or Cyrillic legacy text that is well-formed UTF-8 by chance does not make the file mixed" {
+  # CP1253 ΟΊ (CF BA) is UTF-8 U+03FA, a Greek letter too.
+  printf '\xd0\xd1\xcf\xc5\xc9\xc4\xcf\xd0\xcf\xba\xc7\xd3\xc7\x3a\x20\xc7\x20\xe1\xf1\xf7\xe5\xe9\xef\xe8\xde\xea\xe7\x20\xe5\xdf\xed\xe1\xe9\x20\xe7\xec\xe9\xf4\xe5\xeb\xde\xf2\x2e\x0a' >el
+  run -0 "$UTF8CONV" --detect el
+  assert_output --regexp '^el: CP1253 \(confidence 0\.[0-9][0-9], legacy\)$'
+  legacy_exact el "ΠΡΟΕΙΔΟΠΟΊΗΣΗ: Η αρχειοθήκη είναι ημιτελής."
+  # CP1251 Её (C5 B8) is UTF-8 U+0178, before Russian text.
+  printf '\xc5\xb8\x20\xe2\xfb\xe2\xee\xe4\x20\xee\xf2\xef\xf0\xe0\xe2\xeb\xff\xe5\xf2\xf1\xff\x20\xed\xe0\x20\xe2\xfb\xf5\xee\xe4\x2e\x0a' >ru
+  "$UTF8CONV" -t CP1251 "$SAMPLES/ru.txt" >>ru
+  { printf 'Её вывод отправляется на выход.\n'; cat "$SAMPLES/ru.txt"; } >want.ru
+  run -0 "$UTF8CONV" --detect ru
+  assert_output "ru: CP1251 (confidence 0.99, legacy)"
+  run -0 "$UTF8CONV" -f auto -o out ru
+  cmp out want.ru
 }

@@ -277,7 +277,8 @@ Try 'utf8conv --list' for the list of encodings."
   assert_line --regexp '^Encodings from iconv\(3\)'
   # glibc lists one name a line, GNU libiconv a line of aliases.
   assert_line --regexp '^(.* )?KOI8-R( .*)?$'
-  assert_line --regexp '^(.* )?SHIFT_JIS( .*)?$'
+  # One spelling of each: glibc lists SHIFT-JIS first.
+  assert_line --regexp '^(.* )?SHIFT[-_]JIS( .*)?$'
 }
 
 @test "encodings golden files are what gen.py makes with Python, WHATWG's index and glibc's iconv" {
@@ -330,4 +331,67 @@ Try 'utf8conv --list' for the list of encodings."
   run --separate-stderr "$UTF8CONV" -f "$(printf 'A%.0s' $(seq 80))" </dev/null
   assert_equal "$status" 2
   assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding '$(printf 'A%.0s' $(seq 80))'"
+}
+
+@test "iconv(3)'s names match loosely too: cp-1250, koi8_r, GB-18030, 'ISO 8859-15', 'latin 2'" {
+  printf '\232' | "$UTF8CONV" -f cp-1250 >out
+  assert_hex out 'c5 a1'
+  printf '\305\241' | "$UTF8CONV" -t cp-1250 >out
+  assert_hex out '9a'
+  printf '\301' | "$UTF8CONV" -f koi8_r >out
+  assert_hex out 'd0 b0'
+  printf '\260\241' | "$UTF8CONV" -f GB-18030 >out
+  assert_hex out 'e5 95 8a'
+  printf '\244' | "$UTF8CONV" -f "ISO 8859-15" >out
+  assert_hex out 'e2 82 ac'
+  printf '\261' | "$UTF8CONV" -f "latin 2" >out
+  assert_hex out 'c4 85'
+  # Leading zeros in numbers do not count either.
+  printf '\232' | "$UTF8CONV" -f CP01250 >out
+  assert_hex out 'c5 a1'
+}
+
+@test "spellings uconv accepts and glibc lacks: macroman, win1251, windows1251, latin10" {
+  printf '\216' | "$UTF8CONV" -f macroman >out
+  assert_hex out 'c3 a9'
+  printf '\303\251' | "$UTF8CONV" -t x-mac-roman >out
+  assert_hex out '8e'
+  printf '\300' | "$UTF8CONV" -f win1251 >out
+  assert_hex out 'd0 90'
+  printf '\300' | "$UTF8CONV" -f windows1251 >out
+  assert_hex out 'd0 90'
+  # latin10 is ISO-8859-16: A1 is U+0104.
+  printf '\241' | "$UTF8CONV" -f Latin-10 >out
+  assert_hex out 'c4 84'
+  # win1252 is the built-in CP1252 (81 is WHATWG's U+0081).
+  printf '\201\200' | "$UTF8CONV" -f win1252 >out
+  assert_hex out 'c2 81 e2 82 ac'
+}
+
+@test "did you mean: the suggestions count iconv(3)'s names and the extra spellings" {
+  run -2 "$UTF8CONV" -f win1251x </dev/null
+  assert_line --index 0 "utf8conv: unknown encoding 'win1251x'; did you mean 'win1251', 'win1250' or 'win1252'?"
+  run -2 "$UTF8CONV" -f koi8-rr </dev/null
+  assert_line --index 0 --regexp "^utf8conv: unknown encoding 'koi8-rr'; did you mean 'KOI8-R'"
+}
+
+@test "-l lists each name once, under its real home: no built-in charset's name again under iconv(3)" {
+  run -0 "$UTF8CONV" -l
+  local iconv_part
+  iconv_part=$(sed -n '/^Encodings from iconv(3)/,$p' <<<"$output")
+  [ -n "$iconv_part" ] || fail "no iconv part"
+  local name
+  for name in UTF-8 UTF8 ISO-8859-1 ISO_8859-1 LATIN1 CP819 CP1252 WINDOWS-1252 MS-ANSI US-ASCII ANSI_X3.4-1968 UTF-16LE UCS-4LE UTF-32; do
+    ! grep -q -x -e "$name" -e "$name .*" -e ".* $name" -e ".* $name .*" <<<"$iconv_part" \
+      || fail "$name is listed again under iconv(3)"
+  done
+  # No name of iconv(3)'s twice, not even in another spelling that
+  # matches the same way (glibc lists SHIFT_JIS and SHIFT-JIS, KOI8-R
+  # and KOI8R, ISO-8859-15, ISO_8859-15 and ISO8859-15).
+  local re
+  for re in 'SHIFT[-_]JIS' 'KOI8-?R' 'ISO[-_]?8859-15' 'EUC-?JP' 'CP1251'; do
+    assert_equal "$(grep -c -E -x -e "$re" -e "$re .*" -e ".* $re" -e ".* $re .*" <<<"$iconv_part")" 1
+  done
+  assert_line --regexp '^(.* )?KOI8-R( .*)?$'
+  assert_line --regexp '^(.* )?ISO-8859-15( .*)?$'
 }

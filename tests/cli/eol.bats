@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# Line endings: --eol=keep|lf|crlf|cr (SPEC §11).
+# Line endings: --eol=keep|lf|crlf|cr and --eol-from=cr (SPEC §11):
+# lf is dos2unix, crlf unix2dos; a lone CR is data unless --eol-from=cr.
 
 load ../test_helper
 bats_require_minimum_version 1.5.0
@@ -24,15 +25,41 @@ conv() {
   local in='a\r\nb\rc\nd\r\r\ne\n\rf'
   conv 0 '61 0d0a 62 0d 63 0a 64 0d 0d0a 65 0a 0d 66' "$in"
   conv 0 '61 0d0a 62 0d 63 0a 64 0d 0d0a 65 0a 0d 66' "$in" --eol=keep
-  conv 0 '61 0a 62 0a 63 0a 64 0a 0a 65 0a 0a 66' "$in" --eol=lf
-  conv 0 '61 0d0a 62 0d0a 63 0d0a 64 0d0a 0d0a 65 0d0a 0d0a 66' "$in" --eol=crlf
+  conv 0 '61 0a 62 0d 63 0a 64 0d 0a 65 0a 0d 66' "$in" --eol=lf
+  conv 0 '61 0d0a 62 0d 63 0d0a 64 0d 0d0a 65 0d0a 0d 66' "$in" --eol=crlf
   conv 0 '61 0d 62 0d 63 0d 64 0d 0d 65 0d 0d 66' "$in" --eol=cr
 }
 
-@test "a CR at the very end is a lone CR; empty input stays empty" {
-  conv 0 '61 0a' 'a\r' --eol=lf
-  conv 0 '61 0d0a' 'a\r' --eol=crlf
-  conv 0 '0d0a' '\r' --eol=crlf
+@test "--eol-from=cr makes each lone CR a break too" {
+  local in='a\r\nb\rc\nd\r\r\ne\n\rf'
+  conv 0 '61 0a 62 0a 63 0a 64 0a 0a 65 0a 0a 66' "$in" --eol=lf --eol-from=cr
+  conv 0 '61 0d0a 62 0d0a 63 0d0a 64 0d0a 0d0a 65 0d0a 0d0a 66' "$in" --eol=crlf --eol-from=cr
+  conv 0 '61 0d 62 0d 63 0d 64 0d 0d 65 0d 0d 66' "$in" --eol=cr --eol-from=cr
+  conv 0 '61 0d 62 0d 63 0d 64 0d 0d 65 0d 0d 66' "$in" --eol=cr --eol-from=crlf
+  conv 0 '61 0a 62 0a' 'a\rb\r' --eol=lf --eol-from=cr
+  conv 0 '6100 0d00 0a00 6200 0d00 0a00' 'a\rb\r' -t UTF-16LE --eol=crlf --eol-from=cr
+}
+
+@test "a progress log keeps its lone CRs, as dos2unix keeps them" {
+  conv 0 '3530 25 0d 3630 25 0a' '50%%\r60%%\r\n' --eol=lf
+  conv 0 '3530 25 0d 3630 25 0d0a' '50%%\r60%%\n' --eol=crlf
+  conv 0 '3530 25 0d 3630 25 0d' '50%%\r60%%\r\n' --eol=cr
+}
+
+@test "--eol-from: a bad kind, or no --eol to write, is a usage error" {
+  printf 'a\r' >in
+  run -2 --separate-stderr "$UTF8CONV" --eol=lf --eol-from=mac in
+  assert_equal "${stderr_lines[0]}" "utf8conv: invalid --eol-from mode 'mac'"
+  run -2 --separate-stderr "$UTF8CONV" --eol-from=cr in
+  assert_equal "${stderr_lines[0]}" "utf8conv: --eol-from=cr needs --eol=lf, crlf or cr"
+}
+
+@test "a CR at the very end is a lone CR, data unless --eol-from=cr; empty input stays empty" {
+  conv 0 '61 0d' 'a\r' --eol=lf
+  conv 0 '61 0d' 'a\r' --eol=crlf
+  conv 0 '0d' '\r' --eol=crlf
+  conv 0 '61 0a' 'a\r' --eol=lf --eol-from=cr
+  conv 0 '0d0a' '\r' --eol=crlf --eol-from=cr
   conv 0 '' '' --eol=crlf
   conv 0 '' '' --eol=crlf --bom=add
 }
@@ -44,11 +71,13 @@ conv() {
 @test "UTF-16LE and UTF-16BE, in and out: a CR at the end of a read waits for the next character" {
   # At block sizes 1, 2 and 3 the CR unit (2 bytes) ends a read or is
   # cut by one.
-  conv 0 '61 0a 62 0a 63' 'a\0\r\0\n\0b\0\r\0c\0' -f UTF-16LE --eol=lf
-  conv 0 '6100 0d00 0a00 6200 0d00 0a00' 'a\0\r\0b\0\n\0' -f UTF-16LE -t UTF-16LE --eol=crlf
+  conv 0 '61 0a 62 0d 63' 'a\0\r\0\n\0b\0\r\0c\0' -f UTF-16LE --eol=lf
+  conv 0 '61 0a 62 0a 63' 'a\0\r\0\n\0b\0\r\0c\0' -f UTF-16LE --eol=lf --eol-from=cr
+  conv 0 '6100 0d00 6200 0d00 0a00' 'a\0\r\0b\0\n\0' -f UTF-16LE -t UTF-16LE --eol=crlf
+  conv 0 '6100 0d00 0a00 6200 0d00 0a00' 'a\0\r\0b\0\n\0' -f UTF-16LE -t UTF-16LE --eol=crlf --eol-from=cr
   conv 0 '0061 000d 0062 000d' '\0a\0\r\0\n\0b\0\r' -f UTF-16BE -t UTF-16BE --eol=cr
-  conv 0 '6100 0a00 6200 0a00' 'a\r\nb\r' -t UTF-16LE --eol=lf
-  conv 0 '0000000d 0000000a 0000000d 0000000a 00000078' '\n\rx' -t UTF-32BE --eol=crlf
+  conv 0 '6100 0a00 6200 0d00' 'a\r\nb\r' -t UTF-16LE --eol=lf
+  conv 0 '0000000d 0000000a 0000000d 00000078' '\n\rx' -t UTF-32BE --eol=crlf
 }
 
 @test "legacy encodings: CP1252 in, ISO-8859-1 out" {
@@ -64,16 +93,19 @@ conv() {
 
 @test "a CR before an invalid byte is lone under every policy; the replacement is never a break" {
   # 'a' CR 0x81 LF 'b': the CR is lone, the LF alone.
-  conv 1 '61 0a' 'a\r\201\nb' --eol=lf
-  conv 0 '61 0a efbfbd 0a 62' 'a\r\201\nb' --eol=lf -e replace
-  conv 0 '61 0d0a 5c783831 0d0a 62' 'a\r\201\nb' --eol=crlf -e escape
+  conv 1 '61 0d' 'a\r\201\nb' --eol=lf
+  conv 1 '61 0a' 'a\r\201\nb' --eol=lf --eol-from=cr
+  conv 0 '61 0d efbfbd 0a 62' 'a\r\201\nb' --eol=lf -e replace
+  conv 0 '61 0d 5c783831 0d0a 62' 'a\r\201\nb' --eol=crlf -e escape
+  conv 0 '61 0d0a 5c783831 0d0a 62' 'a\r\201\nb' --eol=crlf -e escape --eol-from=cr
   conv 0 '61 0d 81 0d 62' 'a\r\201\nb' --eol=cr -e surrogateescape
-  conv 1 '61 0a 0a 62' 'a\r\201\nb' --eol=lf -c
+  conv 1 '61 0d 0a 62' 'a\r\201\nb' --eol=lf -c
 }
 
 @test "an invalid byte after a CR at the end of a read, UTF-16LE: the CR is lone" {
-  conv 0 '61 0a efbfbd' 'a\0\r\0\0\330' -f UTF-16LE --eol=lf -e replace
-  conv 0 '6100 0d00 0a00 fdff' 'a\0\r\0\0\330' -f UTF-16LE -t UTF-16LE --eol=crlf -e replace
+  conv 0 '61 0d efbfbd' 'a\0\r\0\0\330' -f UTF-16LE --eol=lf -e replace
+  conv 0 '61 0a efbfbd' 'a\0\r\0\0\330' -f UTF-16LE --eol=lf -e replace --eol-from=cr
+  conv 0 '6100 0d00 fdff' 'a\0\r\0\0\330' -f UTF-16LE -t UTF-16LE --eol=crlf -e replace
 }
 
 @test "diagnostics give input line numbers and input byte offsets" {
@@ -85,8 +117,9 @@ conv() {
 }
 
 @test "an unencodable character after a CR: the CR is written first" {
-  conv 1 '61 0d0a' 'a\r\342\202\254' -t ISO-8859-1 --eol=crlf
-  conv 0 '61 0d0a 3f 0d0a' 'a\r\342\202\254\n' -t ISO-8859-1 --eol=crlf -e replace
+  conv 1 '61 0d' 'a\r\342\202\254' -t ISO-8859-1 --eol=crlf
+  conv 1 '61 0d0a' 'a\r\342\202\254' -t ISO-8859-1 --eol=crlf --eol-from=cr
+  conv 0 '61 0d 3f 0d0a' 'a\r\342\202\254\n' -t ISO-8859-1 --eol=crlf -e replace
 }
 
 @test "every encoding pair and mode against Python's codecs, at many block sizes and every kernel set" {
@@ -106,12 +139,15 @@ conv() {
   [ -n "${UTF8CONV_VALGRIND-}" ] && impls="reference $(echo "$impls" | tail -1)"
   for impl in $impls; do
     while read -r name from to mode; do
+      # MODE is an --eol mode, with +cr for --eol-from=cr.
+      local opts=(--eol=${mode%+cr})
+      [ "$mode" = "${mode%+cr}" ] || opts+=(--eol-from=cr)
       for bs in $([ $impl = reference ] && echo $ref_sizes || echo $sizes); do
-        UTF8CONV_IMPL=$impl "$UTF8CONV" -f $from -t $to --eol=$mode \
+        UTF8CONV_IMPL=$impl "$UTF8CONV" -f $from -t $to "${opts[@]}" \
           --block-size=$bs "cases/$name.in" >out ||
-          fail "$impl $name: -f $from -t $to --eol=$mode --block-size=$bs: exit $?"
+          fail "$impl $name: -f $from -t $to ${opts[*]} --block-size=$bs: exit $?"
         cmp -s out "cases/$name.want" ||
-          fail "$impl $name: -f $from -t $to --eol=$mode --block-size=$bs: output differs"
+          fail "$impl $name: -f $from -t $to ${opts[*]} --block-size=$bs: output differs"
         n=$((n + 1))
       done
     done <cases/cases
@@ -137,17 +173,19 @@ PY
   [ -n "${UTF8CONV_VALGRIND-}" ] && impls=$(echo "$impls" | tail -1)
   for pol in strict replace escape surrogateescape ignore; do
     for to in UTF-8 UTF-16LE ISO-8859-1; do
-      for mode in lf crlf cr; do
+      for mode in lf crlf cr lf+cr; do
+        local opts=(--eol=${mode%+cr})
+        [ "$mode" = "${mode%+cr}" ] || opts+=(--eol-from=cr)
         want_st=0
-        UTF8CONV_IMPL=reference "$UTF8CONV" -e $pol -t $to --eol=$mode \
+        UTF8CONV_IMPL=reference "$UTF8CONV" -e $pol -t $to "${opts[@]}" \
           --block-size=1 in >want 2>/dev/null || want_st=$?
         for impl in $impls; do
           for bs in $sizes; do
             st=0
-            UTF8CONV_IMPL=$impl "$UTF8CONV" -e $pol -t $to --eol=$mode \
+            UTF8CONV_IMPL=$impl "$UTF8CONV" -e $pol -t $to "${opts[@]}" \
               --block-size=$bs in >out 2>/dev/null || st=$?
             [ "$st" -eq "$want_st" ] && cmp -s out want ||
-              fail "$impl -e $pol -t $to --eol=$mode --block-size=$bs: status $st (want $want_st) or bytes differ"
+              fail "$impl -e $pol -t $to ${opts[*]} --block-size=$bs: status $st (want $want_st) or bytes differ"
           done
         done
       done
@@ -161,9 +199,11 @@ PY
       UTF8CONV_IMPL=reference "$UTF8CONV" -e ${pol%%:*} --eol=$mode in >out
       python3 - ${pol#*:} $mode <<'PY' >want
 import re, sys
-brk = {'lf': '\n', 'crlf': '\r\n', 'cr': '\r'}[sys.argv[2]]
+# dos2unix, unix2dos and CR: a lone CR is data.
+pattern, brk = {'lf': ('\r\n', '\n'), 'crlf': ('(?<!\r)\n', '\r\n'),
+                'cr': ('\r\n|\n', '\r')}[sys.argv[2]]
 text = open('in', 'rb').read().decode('utf-8', sys.argv[1])
-sys.stdout.buffer.write(re.sub('\r\n|\r|\n', brk, text).encode('utf-8', 'surrogateescape'))
+sys.stdout.buffer.write(re.sub(pattern, brk, text).encode('utf-8', 'surrogateescape'))
 PY
       cmp -s out want || fail "reference -e ${pol%%:*} --eol=$mode differs from Python"
     done

@@ -19,18 +19,23 @@ utf16le_bom() {
 }
 
 @test "-i converts several files, each with its own BOM decision" {
-  printf 'a\000b\000' >plain            # UTF-16LE without a BOM
-  utf16le_bom >marked
-  utf16le_bom >marked2
-  run --separate-stderr "$UTF8CONV" -f UTF-16LE -i plain marked marked2
+  printf 'ab' >plain                    # UTF-8 without a BOM
+  printf '\357\273\277hi\n' >marked  # UTF-8 with a BOM
+  printf '\357\273\277hi\n' >marked2
+  utf16le_bom >wide
+  run --separate-stderr "$UTF8CONV" -f auto -t UTF-16LE -i plain marked marked2 wide
   assert_equal "$status" 0
   assert_equal "$output" ""
   assert_equal "$stderr" ""
   # A later file's BOM is its own signature, not one in the middle of a
   # concatenation: it is carried to its own output.
-  assert_hex plain '61 62'
-  assert_hex marked 'ef bb bf 68 69 0a'
-  assert_hex marked2 'ef bb bf 68 69 0a'
+  assert_hex plain '61 00 62 00'
+  assert_hex marked 'ff fe 68 00 69 00 0a 00'
+  assert_hex marked2 'ff fe 68 00 69 00 0a 00'
+  assert_hex wide 'ff fe 68 00 69 00 0a 00'
+  # A UTF-16 BOM is not carried into UTF-8 (as iconv and dos2unix).
+  run -0 "$UTF8CONV" -f UTF-16LE -i wide
+  assert_hex wide '68 69 0a'
   no_temp_files
 }
 
@@ -181,7 +186,7 @@ utf16le_bom() {
   utf16le_bom >f
   run --separate-stderr "$UTF8CONV" -f UTF-16LE -i.bak f
   assert_equal "$status" 0
-  assert_hex f 'ef bb bf 68 69 0a'
+  assert_hex f '68 69 0a'
   assert_hex f.bak 'ff fe 68 00 69 00 0a 00'
   no_temp_files
 }
@@ -242,13 +247,6 @@ EOF
   assert_hex f '78 00'
 }
 
-@test "-i SUFFIX must be attached: '-i .bak' takes .bak as a FILE" {
-  printf 'x' >f
-  run --separate-stderr "$UTF8CONV" -i .bak f
-  assert_equal "$status" 2
-  assert_equal "$stderr" "utf8conv: .bak: No such file or directory"
-}
-
 @test "a symbolic link is followed: the target is converted, the link stays a link" {
   mkdir real
   printf 'x\n' >real/f
@@ -277,12 +275,12 @@ EOF
   assert_hex f '78 00'
 }
 
-@test "a hard link keeps the old contents, with a warning" {
+@test "a hard link not named keeps the old contents, with a warning" {
   printf 'x' >f
   ln f other
   run --separate-stderr "$UTF8CONV" -t UTF-16LE -i f
   assert_equal "$status" 0
-  assert_equal "$stderr" "utf8conv: f: warning: the file has other hard links; they keep the old contents"
+  assert_equal "$stderr" "utf8conv: f: warning: the file has other hard links; the conversion breaks the link (names not converted in this run keep the old contents)"
   assert_hex f '78 00'
   assert_hex other '78'
 }
@@ -410,4 +408,42 @@ utf8conv: fifo: not a regular file"
   "$UTF8CONV" --bom=add -t UTF-8 -o excel.csv data.csv
   assert_hex excel.csv 'ef bb bf 61 2c 62 0a'
   assert_hex data.csv 'ef bb bf 61 2c 62 0a'
+}
+
+@test "a forgotten backup suffix: -i .bak FILE is refused before anything is converted, exit 2, with the hint -i.bak" {
+  printf 'caf\351\n' >a.txt
+  run --separate-stderr "$UTF8CONV" -c -f CP1252 -i .bak a.txt
+  assert_equal "$status" 2
+  assert_equal "${stderr_lines[0]}" "utf8conv: '.bak' is not a file; to keep backups with that suffix, attach it: '-i.bak'"
+  assert_equal "${stderr_lines[1]}" "Try 'utf8conv --help' for more information."
+  assert_hex a.txt '63 61 66 e9 0a'
+  [ ! -e a.txt.bak ] || fail "a backup was made"
+}
+
+@test "a forgotten backup suffix: -ci ~, and --in-place .orig, are refused too; a.txt is untouched" {
+  printf 'caf\351\n' >a.txt
+  run --separate-stderr "$UTF8CONV" -f CP1252 -ci '~' a.txt
+  assert_equal "$status" 2
+  assert_equal "${stderr_lines[0]}" "utf8conv: '~' is not a file; to keep backups with that suffix, attach it: '-i~'"
+  run --separate-stderr "$UTF8CONV" -f CP1252 --in-place .orig a.txt
+  assert_equal "$status" 2
+  assert_equal "${stderr_lines[0]}" "utf8conv: '.orig' is not a file; to keep backups with that suffix, attach it: '-i.orig'"
+  assert_hex a.txt '63 61 66 e9 0a'
+}
+
+@test "an existing file called .bak after -i is converted as a file, as are long or attached names" {
+  printf 'caf\351\n' >a.txt
+  printf 'x\351\n' >.bak
+  run --separate-stderr "$UTF8CONV" -f CP1252 -i .bak a.txt
+  assert_equal "$status" 0
+  assert_hex .bak '78 c3 a9 0a'
+  assert_hex a.txt '63 61 66 c3 a9 0a'
+  printf 'caf\351\n' >a.txt
+  run --separate-stderr "$UTF8CONV" -f CP1252 -i.bak a.txt
+  assert_equal "$status" 0
+  assert_hex a.txt.bak '63 61 66 e9 0a'
+  # A name longer than a suffix is a file that is missing.
+  run --separate-stderr "$UTF8CONV" -f CP1252 -i .missing-file a.txt
+  assert_equal "$status" 2
+  assert_equal "${stderr_lines[0]}" "utf8conv: .missing-file: No such file or directory"
 }

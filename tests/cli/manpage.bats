@@ -33,3 +33,13 @@ setup() {
 @test "the man page has an exit status section" {
   grep -qi '^\.SH.*EXIT' "$MANPAGE" || grep -qi 'exit status' "$MANPAGE"
 }
+
+@test "the man page keeps --help's UTF-8: ('Ã©' for 'é'), never '????'" {
+  "$UTF8CONV" --help >help
+  grep -q "('Ã©' for 'é'" help || fail "--help has no ('Ã©' for 'é')"
+  grep -q -F "('Ã©' for 'é'; see MOJIBAKE REPAIR)" "$MANPAGE" ||
+    fail "not in $MANPAGE: $(grep -n 'for .*MOJIBAKE' "$MANPAGE")"
+  ! grep -q -F "('????' for '??'" "$MANPAGE"
+  # The include file's UTF-8 is kept too.
+  grep -q -F "отчёт.txt" "$MANPAGE"
+}

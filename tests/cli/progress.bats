@@ -82,7 +82,7 @@ utf8conv: report: total: 1 file (1 converted), in 2 B, out 2 B, 2 chars, 0 error
   on_terminal "'$UTF8CONV' --progress -o out a d; true"
   # The bar was drawn, then blanked, then the diagnostic: no bar text
   # before it on its line.
-  grep -a -q 'utf8conv: 6 B' tty || fail "no bar: $(od -c tty | head)"
+  grep -a -q 'utf8conv: file 1 of 2, 6 B' tty || fail "no bar: $(od -c tty | head)"
   grep -a -q -E $'\r +\rutf8conv: d: Is a directory\r?$' tty ||
     fail "not cleared first: $(od -c tty | head -20)"
 }
@@ -111,4 +111,31 @@ utf8conv: report: total: 1 file (1 converted), in 2 B, out 2 B, 2 chars, 0 error
     # Killed by the signal, not ended by the input's end.
     assert_equal "$(cat st)" "$([ $sig = INT ] && echo 130 || echo 143)"
   done
+}
+
+@test "progress: several files say which file of how many" {
+  command -v mkfifo >/dev/null || skip "mkfifo is not installed"
+  mkfifo f1 f2
+  on_terminal "(printf abc; sleep 0.3; printf def) >f1 & (sleep 0.3; printf ghi; sleep 0.3; printf jkl) >f2 & '$UTF8CONV' --progress -o out f1 f2; wait"
+  assert_equal "$(cat out)" abcdefghijkl
+  grep -a -q -E 'utf8conv: file 1 of 2, [0-9]+ B, [0-9.]+ [KMG]?i?B/s' tty \
+    || fail "no 'file 1 of 2': $(od -c tty | head)"
+  grep -a -q -E 'utf8conv: file 2 of 2, [0-9]+ B, [0-9.]+ [KMG]?i?B/s' tty \
+    || fail "no 'file 2 of 2': $(od -c tty | head)"
+}
+
+@test "progress: regular files: file N of M before the percentage; -r counts the files it walked" {
+  head -c 300000 /dev/zero | tr '\0' 'a' >a
+  cp a b
+  on_terminal "'$UTF8CONV' --progress --block-size=4096 -o out a b"
+  grep -a -q -E 'utf8conv: file 1 of 2, [0-9]+% [0-9.]+ (B|KiB) of 585\.9 KiB, [0-9.]+ [KMG]?i?B/s, ETA [0-9]+:[0-9][0-9]' tty \
+    || fail "no progress line: $(od -c tty | head)"
+  mkdir t
+  cp a b t/
+  ln -s a t/link
+  on_terminal "'$UTF8CONV' -r --progress --block-size=4096 -o out t"
+  grep -a -q -E 'utf8conv: file 1 of 2, ' tty || fail "no 'file 1 of 2': $(od -c tty | head)"
+  # One file: no count.
+  on_terminal "'$UTF8CONV' --progress --block-size=4096 -o out a"
+  ! grep -a -q 'file 1' tty
 }

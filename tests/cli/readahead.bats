@@ -72,6 +72,38 @@ needs_two_processors() {
   assert_equal "$(threads_of /dev/null -t UTF-16LE --block-size=1024 text)" 1
 }
 
+# blocked_of ARGS...: like threads_of, but print, for each thread other
+# than the main one, its blocked-signal mask (SigBlk) in hex.
+blocked_of() {
+  mkfifo out.fifo
+  "$UTF8CONV" "$@" </dev/null >out.fifo 2>/dev/null &
+  local pid=$! k state= t
+  exec 3<out.fifo
+  for k in $(seq 100); do
+    state=$(awk '/^State:/{print $2}' "/proc/$pid/status" 2>/dev/null)
+    [ "$state" = S ] && break
+    sleep 0.05
+  done
+  for t in /proc/$pid/task/*; do
+    [ "${t##*/}" = "$pid" ] || awk '/^SigBlk:/{print $2}' "$t/status"
+  done
+  cat <&3 >/dev/null
+  exec 3<&-
+  wait "$pid" || true
+  rm -f out.fifo
+}
+
+@test "the read-ahead thread blocks SIGINT, SIGTERM and SIGHUP, so the main thread takes them" {
+  needs_two_processors
+  make_text text 4000000
+  run blocked_of -t UTF-16LE text
+  assert_success
+  assert_equal "${#lines[@]}" 1
+  # SIGHUP is bit 0, SIGINT bit 1, SIGTERM bit 14.
+  local mask=$((16#${lines[0]}))
+  assert_equal "$((mask & 0x4003))" "$((0x4003))"
+}
+
 @test "read ahead: the same bytes as the plain loop, for every output and several block sizes" {
   make_text text 3000000 40
   for opts in "-t UTF-16LE -e replace" "-e escape" "-t UTF-32BE -e surrogateescape" \

@@ -10,8 +10,8 @@ bats_require_minimum_version 1.5.0
   printf '\377\376h\000i\000' >new.txt
   run -0 --separate-stderr "$UTF8CONV" -f auto --report old.txt new.txt
   assert_equal "$stderr" "\
-utf8conv: report: old.txt: converted, in 14 B, out 19 B, 13 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 4 CP1252 fallbacks (4 B) (model, confidence 0.69)
-utf8conv: report: new.txt: converted, in 6 B, out 2 B, 2 chars, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 0 CR 0, detected UTF-16LE (BOM)
+utf8conv: report: old.txt: converted, in 14 B, out 19 B, 13 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 + CP1252 (mixed, model, confidence 0.69), 4 CP1252 fallbacks (4 B)
+utf8conv: report: new.txt: converted, in 6 B, out 2 B, 2 chars, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 0 CR 0, detected UTF-16LE (BOM, confidence 1.00)
 utf8conv: report: total: 2 files (2 converted), in 20 B, out 21 B, 15 chars, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 1, UTF-16LE 1, 4 CP1252 fallbacks (4 B)"
 }
 
@@ -19,8 +19,8 @@ utf8conv: report: total: 2 files (2 converted), in 20 B, out 21 B, 15 chars, 0 e
   printf '\000h\000i' >in
   run -0 --separate-stderr "$UTF8CONV" -f auto -t UTF-16 --report in
   assert_equal "$stderr" "\
-utf8conv: report: in: converted, in 4 B, out 6 B, 2 chars, 0 errors, BOM seen 0 written 1 removed 0, line breaks CRLF 0 LF 0 CR 0, detected UTF-16BE (NUL pattern)
-utf8conv: report: total: 1 file (1 converted), in 4 B, out 6 B, 2 chars, 0 errors, BOM seen 0 written 1 removed 0, line breaks CRLF 0 LF 0 CR 0, detected UTF-16BE 1, 0 CP1252 fallbacks (0 B)"
+utf8conv: report: in: converted, in 4 B, out 6 B, 2 chars, 0 errors, BOM seen 0 written 1 removed 0, line breaks CRLF 0 LF 0 CR 0, detected UTF-16BE (NUL pattern, confidence 0.99)
+utf8conv: report: total: 1 file (1 converted), in 4 B, out 6 B, 2 chars, 0 errors, BOM seen 0 written 1 removed 0, line breaks CRLF 0 LF 0 CR 0, detected UTF-16BE 1"
 }
 
 @test "report: errors by kind and the replacements" {
@@ -116,7 +116,7 @@ utf8conv: report: total: 2 files (1 converted, 1 failed), in 2 B, out 2 B, 2 cha
     run -0 --separate-stderr env UTF8CONV_IMPL=$impl "$UTF8CONV" --report in
     assert_equal "${stderr_lines[0]}" "utf8conv: report: in: converted, in 34000 B, out 34000 B, 22000 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2000 CR 0"
     run -0 --separate-stderr env UTF8CONV_IMPL=$impl "$UTF8CONV" -f auto -t UTF-16LE --report in
-    assert_equal "${stderr_lines[0]}" "utf8conv: report: in: converted, in 34000 B, out 48000 B, 22000 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2000 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)"
+    assert_equal "${stderr_lines[0]}" "utf8conv: report: in: converted, in 34000 B, out 48000 B, 22000 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2000 CR 0, detected UTF-8 (UTF-8, confidence 0.99)"
   done
 }
 
@@ -159,7 +159,7 @@ utf8conv: report: total: 2 files (1 converted, 1 failed), in 2006 B, out 24 B, 2
   assert_equal "$stderr" "\
 utf8conv: report: a: valid, in 3 B, 3 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0
 utf8conv: report: b: invalid, in 1 B, 0 chars, 1 error (decoding: 1 invalid byte), BOM seen 0, line breaks CRLF 0 LF 0 CR 0
-utf8conv: report: total: 2 files (1 valid, 1 invalid), in 4 B, out 0 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
+utf8conv: report: total: 2 files (1 valid, 1 invalid), in 4 B, 3 chars, 1 error (decoding: 1 invalid byte), BOM seen 0, line breaks CRLF 0 LF 1 CR 0"
 }
 
 @test "1: report: -r on a symbolic link to a directory follows it; links inside the tree are skipped and counted" {
@@ -171,10 +171,10 @@ utf8conv: report: total: 2 files (1 valid, 1 invalid), in 4 B, out 0 B, 3 chars,
   run --separate-stderr "$UTF8CONV" -r -f auto -i --report link
   assert_equal "$status" 0
   assert_equal "$stderr" "\
-utf8conv: report: link/a.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 1 CP1252 fallback (1 B) (model, confidence 0.13)
+utf8conv: report: link/a.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected CP1252 (legacy, model, confidence 0.13)
 utf8conv: report: link/l.txt: skipped (link)
-utf8conv: report: link/sub/b.txt: unchanged, in 3 B, 3 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 (no BOM), 0 CP1252 fallbacks (0 B)
-utf8conv: report: total: 3 files (1 converted, 1 unchanged, 1 skipped), in 8 B, out 6 B, 8 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2 CR 0, detected UTF-8 2, 1 CP1252 fallback (1 B)"
+utf8conv: report: link/sub/b.txt: unchanged, in 3 B, 3 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected ASCII (ASCII, confidence 1.00)
+utf8conv: report: total: 3 files (1 converted, 1 unchanged, 1 skipped), in 8 B, out 6 B, 8 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2 CR 0, detected CP1252 1, UTF-8 1"
   assert_hex real/a.txt '63 61 66 c3 a9 0a'
   [ -L real/l.txt ] && [ -L link ] || fail "a link was replaced"
 }
@@ -237,5 +237,104 @@ Try 'utf8conv --help' for more information."
   run --separate-stderr "$UTF8CONV" -t ISO-8859-1 -e replace -q -o /dev/null --report-json=- e
   assert_equal "${lines[0]}" '{"type":"error","file":"e","line":1,"offset":0,"encoding":"ISO-8859-1","bytes":"e282ac","kind":"unencodable character","char":"U+20AC","action":"replaced"}'
   run --separate-stderr "$UTF8CONV" -f auto --check --report-json=- f
-  assert_equal "${lines[0]}" '{"type":"file","file":"f","outcome":"valid","reason":null,"bytes_in":5,"bytes_out":null,"chars":5,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":null,"mixed_breaks":false,"breaks_written":null,"detected":"UTF-8","detected_by":"no BOM","cp1252_fallbacks":1,"cp1252_fallback_bytes":1,"fallback_encoding":"CP1252","fallback_by":"model","confidence_percent":13}'
+  assert_equal "${lines[0]}" '{"type":"file","file":"f","outcome":"valid","reason":null,"bytes_in":5,"bytes_out":null,"chars":5,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":null,"mixed_breaks":false,"breaks_written":null,"detected":"CP1252","detected_by":"model","detected_encoding":"CP1252","detected_kind":"legacy","cp1252_fallbacks":0,"cp1252_fallback_bytes":0,"fallback_encoding":"CP1252","fallback_by":"model","confidence_percent":13}'
+}
+
+@test "file names: a UTF-8 name stays readable under a UTF-8 locale, as coreutils shows it; escaped under LC_ALL=C" {
+  locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || skip "no C.UTF-8 locale"
+  printf 'a\377\n' >"$(printf '\320\276\321\202\321\207\321\221\321\202.txt')"
+  local name
+  name=$(printf '\320\276\321\202\321\207\321\221\321\202.txt')
+  run --separate-stderr env LC_ALL=C.UTF-8 "$UTF8CONV" -c --report "$name"
+  assert_equal "$status" 1
+  assert_equal "${stderr_lines[0]}" "utf8conv: $name:1: byte 1: invalid UTF-8: FF (invalid byte); 1 error dropped in this file"
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: $name: converted, in 3 B, out 2 B, 2 chars, 1 error (decoding: 1 invalid byte), 1 dropped, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
+  run --separate-stderr env LC_ALL=C "$UTF8CONV" -c --report "$name"
+  assert_equal "$status" 1
+  assert_equal "${stderr_lines[0]}" "utf8conv: ''\$'\\320\\276\\321\\202\\321\\207\\321\\221\\321\\202''.txt':1: byte 1: invalid UTF-8: FF (invalid byte); 1 error dropped in this file"
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: ''\$'\\320\\276\\321\\202\\321\\207\\321\\221\\321\\202''.txt': converted, in 3 B, out 2 B, 2 chars, 1 error (decoding: 1 invalid byte), 1 dropped, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
+  # The converted bytes do not depend on the locale.
+  LC_ALL=C.UTF-8 "$UTF8CONV" -c "$name" >out.utf8 2>/dev/null || true
+  LC_ALL=C "$UTF8CONV" -c "$name" >out.c 2>/dev/null || true
+  printf 'a\n' >expected
+  cmp expected out.utf8
+  cmp expected out.c
+}
+
+@test "file names: control characters and invalid bytes are escaped in every locale; the JSON report keeps its reversible form" {
+  locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || skip "no C.UTF-8 locale"
+  printf 'x\n' >"$(printf 'b\tc\377.txt')"
+  local lc
+  for lc in C.UTF-8 C; do
+    run --separate-stderr env LC_ALL=$lc "$UTF8CONV" --report --report-json=r.$lc.jsonl -o /dev/null b*
+    assert_equal "$status" 0
+    assert_equal "${stderr_lines[0]}" "utf8conv: report: 'b'\$'\\t''c'\$'\\377''.txt': converted, in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
+  done
+  cmp r.C.UTF-8.jsonl r.C.jsonl
+}
+
+@test "arguments that are not file names are quoted the same in every locale, with ASCII quotes" {
+  locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || skip "no C.UTF-8 locale"
+  local lc
+  for lc in C.UTF-8 C; do
+    run --separate-stderr env LC_ALL=$lc "$UTF8CONV" -f NO-SUCH </dev/null
+    assert_equal "$status" 2
+    assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding 'NO-SUCH'"
+    run --separate-stderr env LC_ALL=$lc "$UTF8CONV" -f "$(printf 'caf\303\251')" </dev/null
+    assert_equal "$status" 2
+    assert_equal "${stderr_lines[0]}" "utf8conv: unknown encoding 'caf\\303\\251'"
+  done
+}
+
+@test "report totals: --check says nothing of output, in the text and the JSON total" {
+  printf 'ok\n' >a
+  run --separate-stderr "$UTF8CONV" --check --report --report-json=r.jsonl a
+  assert_equal "$status" 0
+  assert_equal "${stderr_lines[1]}" "utf8conv: report: total: 1 file (1 valid), in 3 B, 3 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0"
+  assert_equal "$(tail -n 1 r.jsonl)" '{"type":"total","files":1,"outcomes":{"converted":0,"unchanged":0,"skipped":0,"failed":0,"stopped":0,"valid":1,"invalid":0},"bytes_in":3,"bytes_out":null,"chars":3,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":null,"mixed_break_files":0}'
+}
+
+@test "report totals: output to /dev/full counts only the bytes actually written" {
+  [ -w /dev/full ] || skip "no /dev/full"
+  printf 'hello' >h
+  run --separate-stderr "$UTF8CONV" --report h
+  assert_equal "${stderr_lines[0]}" "utf8conv: report: h: converted, in 5 B, out 5 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0"
+  "$UTF8CONV" --report h >/dev/full 2>err && fail "exit status 0 on /dev/full"
+  assert_equal "$(cat err)" "utf8conv: write error: No space left on device
+utf8conv: report: h: failed (write error), in 5 B, out 0 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0
+utf8conv: report: total: 1 file (1 failed), in 5 B, out 0 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0"
+}
+
+@test "report totals: a GB18030-only run names no CP1252 fallbacks; a run that fell back names them" {
+  command -v iconv >/dev/null || skip "iconv(1) is required"
+  iconv -f UTF-8 -t GB18030 "$UTF8CONV_SRCDIR/tests/detect/samples/zh_CN.txt" >zh.gb ||
+    skip "iconv cannot write GB18030"
+  run --separate-stderr "$UTF8CONV" -f auto --report -o /dev/null zh.gb
+  assert_equal "$status" 0
+  assert_equal "${#stderr_lines[@]}" 2
+  [[ ${stderr_lines[1]} == *", detected GB18030 1" ]] || fail "total: ${stderr_lines[1]}"
+  [[ $stderr != *fallback* ]] || fail "a fallback named: $stderr"
+  # UTF-8 with one CP1252 byte: mixed, one fallback.
+  printf 'caf\303\251 na\303\257ve, d\303\251j\303\240 vu, caf\351\n' >old.txt
+  run --separate-stderr "$UTF8CONV" -f auto --report -o /dev/null old.txt
+  [[ ${stderr_lines[1]} == *", 1 CP1252 fallback (1 B)" ]] || fail "total: ${stderr_lines[1]}"
+}
+
+@test "report totals: an unreadable directory under -r is counted, as failed" {
+  # Root can read any directory: as root, utf8conv runs as nobody.
+  unprivileged_dir
+  mkdir -p d/closed d/open
+  printf 'x\n' >d/closed/f
+  printf 'y\n' >d/open/g
+  chmod -R a+rX d
+  chmod 000 d/closed
+  run --separate-stderr "${AS_USER[@]}" "$UTF8CONV" -r --report d
+  chmod 755 d/closed
+  unprivileged_cleanup
+  assert_equal "$status" 2
+  assert_equal "$output" "y"
+  assert_equal "$stderr" "utf8conv: cannot read directory 'd/closed': Permission denied
+utf8conv: report: d/closed: failed (Permission denied)
+utf8conv: report: d/open/g: converted, in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
+utf8conv: report: total: 2 files (1 converted, 1 failed), in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
 }

@@ -79,3 +79,48 @@ tree() {
   assert_equal "$status" 1
   assert_equal "$output" "extra.c: in no layer (unicode, simd, core, cli)"
 }
+
+# fake_tools: a PATH directory whose gnulib-tool and autoreconf say what
+# the real ones say, and succeed unless told to fail.
+fake_tools() {
+  mkdir -p fake b
+  cp "$UTF8CONV_SRCDIR/bootstrap" b/bootstrap
+  cat >fake/gnulib-tool <<'EOS'
+#!/bin/sh
+echo "Copying file lib/error.c"
+echo "You may need to add #include directives for the following .h files."
+echo "Don't forget to"
+echo "  - add \"lib/Makefile\" to AC_CONFIG_FILES in ./configure.ac,"
+[ -z "$FAKE_FAIL" ] || { echo "gnulib-tool: *** module nosuch not found" >&2; exit 1; }
+EOS
+  cat >fake/autoreconf <<'EOS'
+#!/bin/sh
+echo "configure.ac:10: installing 'build-aux/install-sh'" >&2
+EOS
+  chmod +x fake/gnulib-tool fake/autoreconf
+}
+
+@test "bootstrap: gnulib-tool's advice goes to a log, not to the terminal" {
+  [ -r "$UTF8CONV_SRCDIR/bootstrap" ] || skip "no bootstrap in $UTF8CONV_SRCDIR"
+  command -v automake >/dev/null || skip "automake is not installed"
+  fake_tools
+  run --separate-stderr env PATH="$PWD/fake:$PATH" GNULIB_TOOL=gnulib-tool sh b/bootstrap
+  assert_equal "$status" 0
+  assert_equal "$output" "bootstrap: importing gnulib modules with gnulib-tool ...
+bootstrap: running autoreconf -fi ...
+bootstrap: done (details in build-aux/bootstrap.log).  Now run ./configure && make && make check"
+  assert_equal "$stderr" ""
+  grep -q "Don't forget to" b/build-aux/bootstrap.log
+}
+
+@test "bootstrap: when gnulib-tool fails, its output and the error are shown, exit 1" {
+  [ -r "$UTF8CONV_SRCDIR/bootstrap" ] || skip "no bootstrap in $UTF8CONV_SRCDIR"
+  command -v automake >/dev/null || skip "automake is not installed"
+  fake_tools
+  run --separate-stderr env PATH="$PWD/fake:$PATH" GNULIB_TOOL=gnulib-tool FAKE_FAIL=1 sh b/bootstrap
+  assert_equal "$status" 1
+  assert_equal "$output" "bootstrap: importing gnulib modules with gnulib-tool ..."
+  [[ $stderr == *"gnulib-tool: *** module nosuch not found"* ]] || fail "no error: $stderr"
+  [[ $stderr == *"Don't forget to"* ]] || fail "not the whole output: $stderr"
+  assert_equal "${stderr_lines[-1]}" "bootstrap: importing gnulib modules with gnulib-tool failed (exit status 1); the output above is in build-aux/bootstrap.log"
+}

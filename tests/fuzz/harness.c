@@ -221,6 +221,7 @@ decode_chunks (struct codec const *c, bool lone_ok, uint8_t const *s,
     }
   CHECK (d.carry_len == 0, "%s: %u bytes held after the last chunk",
          c->name, d.carry_len);
+  decoder_release (&d);
   CHECK (d.newlines == newlines, "%s: newline count %" PRIu64 " != %" PRIu64,
          c->name, d.newlines, newlines);
   return count;
@@ -494,6 +495,7 @@ check_well_formed (struct codec const *to, struct outcome const *o,
       CHECK (st == DECODE_INPUT_EMPTY && len == o->outlen,
              "-f %s -t %s -e %s: output does not decode", from, to->name,
              policy_name (pol));
+      decoder_release (&d);
       free (cp);
       free (off);
       free (nb);
@@ -672,8 +674,12 @@ check_round_trips (enum fuzz_family fam, uint8_t const *s, size_t n)
                     NULL, 0, &a);
       CHECK (a.result == FILE_OK, "-e surrogateescape UTF-8 -> UTF-16LE "
              "failed");
-      run_pipeline (u16, u8, POLICY_SURROGATEESCAPE, BOM_AUTO, a.out,
-                    a.outlen, 65536, NULL, 0, &b);
+      /* A UTF-16 BOM is not carried into UTF-8: a leading EF BB BF
+         comes back with --bom=add (SPEC §4).  */
+      run_pipeline (u16, u8, POLICY_SURROGATEESCAPE,
+                    n >= 3 && memcmp (s, "\xEF\xBB\xBF", 3) == 0
+                    ? BOM_ADD : BOM_AUTO, a.out, a.outlen, 65536, NULL, 0,
+                    &b);
       CHECK (b.result == FILE_OK && ((b.outlen == n
                                       && memcmp (b.out, s, n) == 0)
                                      || (lone_bom && b.outlen == 0)),

@@ -456,6 +456,46 @@ ref_form_by_name (char const *name)
   return REF_NONE;
 }
 
+/* Whether unmarked UTF-16 (UNIT 2) or UTF-32 (UNIT 4) input S[0..N) is
+   big-endian (SPEC §6): its BOM says; without one, in its first 256
+   bytes, UTF-16 is little-endian when more than half of the byte pairs
+   have a NUL second byte and at most an eighth a NUL first byte, and
+   big-endian the other way round; UTF-32 takes the order of its first
+   unit that is at most 10FFFF in one order only.  Big-endian when
+   nothing decides (RFC 2781 §4.3).  */
+static bool
+unmarked_big (uint8_t const *s, size_t n, size_t unit)
+{
+  size_t w = n < 256 ? n : 256, i, pairs = w / 2, z_first = 0, z_second = 0;
+  if (unit == 2 && n >= 2 && s[0] == 0xFF && s[1] == 0xFE)
+    return false;
+  if (unit == 2 && n >= 2 && s[0] == 0xFE && s[1] == 0xFF)
+    return true;
+  if (unit == 4 && n >= 4 && s[0] == 0xFF && s[1] == 0xFE && s[2] == 0
+      && s[3] == 0)
+    return false;
+  if (unit == 4 && n >= 4 && s[0] == 0 && s[1] == 0 && s[2] == 0xFE
+      && s[3] == 0xFF)
+    return true;
+  if (unit == 4)
+    {
+      for (i = 0; i + 4 <= w; i += 4)
+        {
+          bool le = s[i + 3] == 0 && s[i + 2] <= 0x10;
+          bool be = s[i] == 0 && s[i + 1] <= 0x10;
+          if (le != be)
+            return be;
+        }
+      return true;
+    }
+  for (i = 0; i < pairs; i++)
+    {
+      z_first += s[2 * i] == 0;
+      z_second += s[2 * i + 1] == 0;
+    }
+  return !(2 * z_second > pairs && 8 * z_first <= pairs);
+}
+
 size_t
 ref_decode (enum ref_form form, uint8_t const *s, size_t n, bool lone_ok,
             struct ref_item *items)
@@ -475,17 +515,13 @@ ref_decode (enum ref_form form, uint8_t const *s, size_t n, bool lone_ok,
     case REF_UTF16BE:
       return decode_utf16 (s, n, true, lone_ok, items);
     case REF_UTF16:
-      /* RFC 2781 §4.3: big-endian unless marked little-endian.  */
-      return decode_utf16 (s, n, !(n >= 2 && s[0] == 0xFF && s[1] == 0xFE),
-                           lone_ok, items);
+      return decode_utf16 (s, n, unmarked_big (s, n, 2), lone_ok, items);
     case REF_UTF32LE:
       return decode_utf32 (s, n, false, lone_ok, items);
     case REF_UTF32BE:
       return decode_utf32 (s, n, true, lone_ok, items);
     case REF_UTF32:
-      return decode_utf32 (s, n, !(n >= 4 && s[0] == 0xFF && s[1] == 0xFE
-                                   && s[2] == 0 && s[3] == 0),
-                           lone_ok, items);
+      return decode_utf32 (s, n, unmarked_big (s, n, 4), lone_ok, items);
     default:
       abort ();
     }
@@ -729,6 +765,14 @@ put_char (struct model *m, uint32_t c, uint64_t offset, uint64_t line)
   abort ();
 }
 
+/* Whether FORM has code units of 2 or 4 bytes.  */
+static bool
+wide (enum ref_form form)
+{
+  return (form == REF_UTF16LE || form == REF_UTF16BE || form == REF_UTF16
+          || form == REF_UTF32LE || form == REF_UTF32BE || form == REF_UTF32);
+}
+
 void
 ref_convert (enum ref_form from, enum ref_form to, enum ref_policy policy,
              enum ref_bom bom, uint8_t const *s, size_t n,
@@ -762,8 +806,13 @@ ref_convert (enum ref_form from, enum ref_form to, enum ref_policy policy,
   /* A leading U+FEFF is a signature (SPEC §6, §10).  */
   if (count > 0 && !items[0].error && items[0].cp == 0xFEFF)
     i = 1;
+  /* A UTF-16/UTF-32 signature is not carried into UTF-8 or CESU-8
+     (SPEC §6); the wide forms carry any, and so do WTF-8 and MUTF-8,
+     for UTF-16's round trip through them (SPEC §3).  */
   m.bom_wanted = (bom == REF_BOM_ADD || to == REF_UTF16 || to == REF_UTF32
-                  || (bom == REF_BOM_AUTO && i == 1));
+                  || (bom == REF_BOM_AUTO && i == 1
+                      && (wide (to) || to == REF_WTF8 || to == REF_MUTF8
+                          || !wide (from))));
 
   for (; i < count; i++)
     {

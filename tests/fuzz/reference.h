@@ -34,8 +34,9 @@ enum ref_form
   REF_UTF8,
   REF_UTF16LE,
   REF_UTF16BE,
-  REF_UTF16,                    /* Unmarked: BOM decides, else BE;
-                                   written as BOM + LE.  */
+  REF_UTF16,                    /* Unmarked: BOM decides, else the
+                                   NUL pattern, else BE; written as
+                                   BOM + LE.  */
   REF_UTF32LE,
   REF_UTF32BE,
   REF_UTF32,

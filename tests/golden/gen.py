@@ -19,12 +19,17 @@ and tests/cli/golden.bats runs utf8conv on every row.
 The expected results come from an oracle that is independent of the C
 program: Python's codecs, adjusted where SPEC.md differs from Python:
 
- (a) UTF-16/UTF-32 input without a BOM is big-endian; UTF-16/UTF-32 output
-     is a BOM (FF FE, FF FE 00 00) then little-endian, or big-endian without
-     BOM under --bom=strip.
+ (a) UTF-16 input without a BOM is read in the byte order of its NUL
+     pattern (the first 256 bytes: more than half of the pairs with a NUL
+     in one place, at most an eighth in the other), else big-endian;
+     UTF-32 input without a BOM in the order of its first unit that is at
+     most 10FFFF one way only, else big-endian.  UTF-16/UTF-32 output is a
+     BOM (FF FE, FF FE 00 00) then little-endian, or big-endian without BOM
+     under --bom=strip.
  (b) A leading U+FEFF of any input is a signature: --bom=auto carries it to
-     the output as a BOM, strip removes it, add writes one BOM anyway.  A BOM
-     is only written together with the first output character.
+     the output as a BOM, except a UTF-16/UTF-32 one to UTF-8 (as iconv),
+     strip removes it, add writes one BOM anyway.  A BOM is only written
+     together with the first output character.
  (c) strict: the output is the conversion of everything before the first
      error, exit status 1.
  (d) surrogateescape on UTF-16/UTF-32 input passes lone surrogate units
@@ -50,6 +55,25 @@ BOM = {'UTF-8': b'\xef\xbb\xbf', 'UTF-16LE': b'\xff\xfe', 'UTF-16BE': b'\xfe\xff
        'UTF-32LE': b'\xff\xfe\x00\x00', 'UTF-32BE': b'\x00\x00\xfe\xff'}
 
 
+def unmarked_order(data, n):
+    """The byte order of BOM-less UTF-16 (N = 2) or UTF-32 (N = 4) input,
+    'LE' or 'BE', by SPEC §6's NUL pattern (see (a) above)."""
+    w = data[:256]
+    if n == 2:
+        pairs = len(w) // 2
+        z_even = sum(1 for i in range(0, 2 * pairs, 2) if w[i] == 0)
+        z_odd = sum(1 for i in range(1, 2 * pairs, 2) if w[i] == 0)
+        if 2 * z_odd > pairs and 8 * z_even <= pairs:
+            return 'LE'
+        return 'BE'
+    for i in range(0, len(w) - 3, 4):
+        le = w[i + 3] == 0 and w[i + 2] <= 0x10
+        be = w[i] == 0 and w[i + 1] <= 0x10
+        if le != be:
+            return 'LE' if le else 'BE'
+    return 'BE'
+
+
 class Ambiguous(Exception):
     """A case whose result SPEC.md does not pin down; never generated."""
 
@@ -65,7 +89,7 @@ def decode(data, frm, policy, byte_fmt):
         elif data[:n] == be:
             codec, data, sig = PYCODEC[frm + 'BE'], data[n:], True
         else:
-            codec = PYCODEC[frm + 'BE']
+            codec = PYCODEC[frm + unmarked_order(data, n)]
     else:
         codec = PYCODEC[frm]
     unitlen = {'utf-8': None, 'utf-16-le': 2, 'utf-16-be': 2,
@@ -137,9 +161,11 @@ def encode(chars, to, policy, bom):
 def convert(data, frm, to, policy='strict', bom='auto', byte_fmt='\\x%02x'):
     chars, sig, nerr, dstop = decode(data, frm, policy, byte_fmt)
     out, actual_to, nonempty, estop = encode(chars, to, policy, bom)
+    # A UTF-16/UTF-32 signature is not carried into UTF-8.
+    carried = sig and (to != 'UTF-8' or frm == 'UTF-8')
     write_bom = nonempty and (
         (to in ('UTF-16', 'UTF-32') and bom != 'strip')
-        or bom == 'add' or (bom == 'auto' and sig))
+        or bom == 'add' or (bom == 'auto' and carried))
     if write_bom:
         out = BOM[actual_to] + out
     status = 1 if (dstop or estop or (policy == 'ignore' and nerr)) else 0
@@ -153,7 +179,11 @@ def selftest():
         'a\ufffd\ufffd\ufffdb\ufffdc\ufffd\ufffdd'.encode(), 0)
     assert convert(t38, 'UTF-8', 'UTF-8') == (b'a', 1)
     assert convert(t38, 'UTF-8', 'UTF-8', 'ignore') == (b'abcd', 1)
-    assert convert(b'\xff\xfea\x00', 'UTF-16LE', 'UTF-8') == (b'\xef\xbb\xbfa', 0)
+    assert convert(b'\xff\xfea\x00', 'UTF-16LE', 'UTF-8') == (b'a', 0)
+    assert convert(b'\xef\xbb\xbfa', 'UTF-8', 'UTF-16LE') == (b'\xff\xfea\x00', 0)
+    assert convert(b'h\x00i\x00', 'UTF-16', 'UTF-8') == (b'hi', 0)
+    assert convert(b'\x00h\x00i', 'UTF-16', 'UTF-8') == (b'hi', 0)
+    assert convert(b'h\x00\x00\x00', 'UTF-32', 'UTF-8') == (b'h', 0)
     assert convert(b'a', 'UTF-8', 'UTF-16') == (b'\xff\xfea\x00', 0)
     assert convert(b'a', 'UTF-8', 'UTF-16', bom='strip') == (b'\x00a', 0)
     assert convert(b'', 'UTF-8', 'UTF-16', bom='add') == (b'', 0)

@@ -257,6 +257,8 @@ collect_free (struct collect *c)
 {
   sb_free (&c->full);
   sb_free (&c->plain);
+  /* Unmarked UTF-16 and UTF-32 decoders hold a state of their own.  */
+  decoder_release (&c->dec);
 }
 
 void
@@ -511,6 +513,8 @@ covers_input (struct codec const *cd, bool lone_ok, uint8_t const *in,
   struct call k = { cd, lone_ok, in, n, 0, &d, DECODE_INPUT_EMPTY };
   size_t consumed;
 
+  bool good = false;
+
   decoder_init (&d, cd);
   d.lone_surrogates_ok = lone_ok;
   for (;;)
@@ -520,19 +524,21 @@ covers_input (struct codec const *cd, bool lone_ok, uint8_t const *in,
       k.st = cd->decode (&d, in + k.pos, &consumed, true, &p);
       if (!values_cover (&k, cp, off, p.len, why)
           || !error_covers (&k, p.len, consumed, why))
-        return false;
+        break;
       if (k.st == DECODE_OUTPUT_FULL)
         {
           sb_printf (why, "%s: pivot of 128 full", cd->name);
-          return false;
+          break;
         }
       k.pos += consumed;
       if (k.st == DECODE_INPUT_EMPTY)
         {
-          if (k.pos == n)
-            return true;
-          sb_printf (why, "%s [%s]: input left", cd->name, hex (in, n));
-          return false;
+          good = k.pos == n;
+          if (!good)
+            sb_printf (why, "%s [%s]: input left", cd->name, hex (in, n));
+          break;
         }
     }
+  decoder_release (&d);
+  return good;
 }

@@ -371,7 +371,8 @@ test_utf16le_decode (void)
                 "D800@0 D800@2", "two highs");
 }
 
-/* UTF-16BE, and unmarked UTF-16: the BOM decides, else big-endian.  */
+/* UTF-16BE, and unmarked UTF-16: the BOM decides, else the NUL pattern
+   (SPEC §6), else big-endian.  */
 static void
 test_utf16_decode (void)
 {
@@ -401,9 +402,17 @@ test_utf16_decode (void)
   check_decode ("UTF-16", false, BYTES (0xFE, 0xFF, 0x00, 0x41),
                 "FEFF@0 41@2", "FE FF: big-endian, BOM decoded");
   check_decode ("UTF-16", false, BYTES (0x00, 0x41, 0x00, 0x42),
-                "41@0 42@2", "no BOM: big-endian");
+                "41@0 42@2", "no BOM: NULs first, big-endian");
   check_decode ("UTF-16", false, BYTES (0x41, 0x00),
-                "4100@0", "no BOM: big-endian even if it looks LE");
+                "41@0", "no BOM: NULs second, little-endian (as iconv)");
+  check_decode ("UTF-16", false, BYTES (0x68, 0x00, 0x69, 0x00, 0x0A, 0x00),
+                "68@0 69@2 A@4", "no BOM: h i LF little-endian");
+  check_decode ("UTF-16", false, BYTES (0x4E, 0x2D, 0x65, 0x87),
+                "4E2D@0 6587@2", "no BOM and no NULs: big-endian");
+  check_decode ("UTF-16", false,
+                BYTES (0x41, 0x00, 0x00, 0x42, 0x43, 0x00, 0x00, 0x44),
+                "4100@0 42@2 4300@4 44@6",
+                "no BOM, NULs on both sides: big-endian");
   check_decode ("UTF-16", false, BYTES (0xFF, 0xFE, 0xFF, 0xFE),
                 "FEFF@0 FEFF@2", "only the first unit decides");
   check_decode ("UTF-16", false,
@@ -423,7 +432,11 @@ test_utf16_decode (void)
       "big-endian");
   collect_free (&c);
   decode_whole (&c, codec ("UTF-16"), false, BYTES (0x41, 0x00));
-  ok (c.dec.endian == ENDIAN_BIG, "UTF-16: no BOM sets the decoder "
+  ok (c.dec.endian == ENDIAN_LITTLE, "UTF-16: no BOM, 41 00 sets the "
+      "decoder little-endian");
+  collect_free (&c);
+  decode_whole (&c, codec ("UTF-16"), false, BYTES (0x4E, 0x2D));
+  ok (c.dec.endian == ENDIAN_BIG, "UTF-16: no BOM, no NUL sets the decoder "
       "big-endian");
   collect_free (&c);
   decode_whole (&c, codec ("UTF-16LE"), false,
@@ -486,16 +499,23 @@ test_utf32_decode (void)
   check_decode ("UTF-32", false, BYTES (0, 0, 0xFE, 0xFF, 0, 0, 0, 0x41),
                 "FEFF@0 41@4", "00 00 FE FF: big-endian");
   check_decode ("UTF-32", false, BYTES (0, 0, 0, 0x41),
-                "41@0", "no BOM: big-endian");
+                "41@0", "no BOM: big-endian by the first unit");
   check_decode ("UTF-32", false, BYTES (0x41, 0, 0, 0),
-                "!41.00.00.00@0:BIG", "no BOM: big-endian even if LE-like");
+                "41@0", "no BOM: little-endian by the first unit");
+  check_decode ("UTF-32", false, BYTES (0, 0, 0, 0, 0x41, 0, 0, 0),
+                "0@0 41@4", "no BOM: a NUL unit does not decide, the next "
+                "does");
+  check_decode ("UTF-32", false, BYTES (0x41, 0x42, 0x43, 0x44),
+                "!41.42.43.44@0:BIG",
+                "no BOM, no unit decides: big-endian");
   check_decode ("UTF-32", false, BYTES (0xFF, 0xFE, 0x41, 0x00),
                 "!FF.FE.41.00@0:BIG",
                 "FF FE without 00 00 is not a UTF-32 BOM");
   check_decode ("UTF-32", false, BYTES (0xFF, 0xFE, 0x00, 0x01, 0x41, 0, 0,
                                         0),
-                "!FF.FE.00.01@0:BIG !41.00.00.00@4:BIG",
-                "FF FE 00 01 is not a BOM: big-endian");
+                "!FF.FE.00.01@0:BIG 41@4",
+                "FF FE 00 01 is not a BOM: the next unit says "
+                "little-endian");
   check_decode ("UTF-32", false, BYTES (0xFF, 0xFE, 0),
                 "!FF.FE.00@0:TRUNC", "3-byte input");
 }
@@ -567,6 +587,7 @@ test_decode_contract (void)
   decoder_init (&d, codec ("UTF-16"));
   ok (d.endian == ENDIAN_UNKNOWN && d.carry_len == 0 && d.newlines == 0
       && !d.lone_surrogates_ok, "decoder_init: UTF-16 starts undecided");
+  decoder_release (&d);
   decoder_init (&d, codec ("UTF-16BE"));
   ok (d.endian == ENDIAN_BIG, "decoder_init: UTF-16BE is big-endian");
   decoder_init (&d, codec ("UTF-32LE"));

@@ -6,26 +6,8 @@
    output must be what a model built on iconv(3), called directly on the
    same bytes, gives.
 
-   The model converts the whole input with one iconv_t and one call,
-   which stops at an error:
-
-   - EILSEQ is an error of one byte; EINVAL (an incomplete character at
-     the end of the input) is one error of the bytes left, at most
-     MAX_ERROR_BYTES: the bridge's units of error.
-   - Before the error comes whatever the iconv_t holds back.  A second
-     iconv_t is opened and given the same calls as the first since the
-     first was opened or last flushed, and is then flushed: when that
-     gives values, the first iconv_t holds a character, and is flushed
-     (which returns it to its initial state) and its values are written;
-     otherwise it goes on in the state it is in, so that a stateful
-     decoder keeps its shift state.
-   - Then the policy: strict stops; replace writes one U+FFFD; escape
-     writes each byte as \xhh; surrogateescape writes each byte as it is
-     to UTF-8, or stops when one is below 0x80; ignore writes nothing and
-     the file counts as having dropped input.  The conversion goes on
-     after the error's bytes.
-   - A U+FEFF that is the first value before any error is a signature,
-     which the pipeline drops (with --bom=strip, as here).
+   The model (iconv_model.h) converts the whole input with one iconv_t
+   and one call, which stops at an error.
 
    The inputs are built per charset from a fixed seed: random text (from
    a pool of scripts, and from what random bytes decode to in that
@@ -46,8 +28,7 @@
 
 #include "codecs/iconv_bridge.h"
 #include "helpers.h"
-#include "pipeline.h"
-#include "policy.h"
+#include "iconv_model.h"
 #include "tap.h"
 
 #ifndef ICONV_CONST
@@ -57,224 +38,18 @@
 enum
 {
   MAX_INPUT = 2048,             /* Bytes of one input.  */
-  OUT_ROOM = 64 * MAX_INPUT,    /* Bytes of UTF-32LE iconv() may give.  */
-  MAX_CALLS = MAX_INPUT + 1,    /* iconv() calls on one input (one more
-                                   than its errors).  */
   SAMPLE = 512,                 /* Values a charset's random bytes give.  */
   POLICIES = 5,
   INPUTS = 20,                  /* Inputs per charset.  */
   SHOWN = 8                     /* Mismatches described in full.  */
 };
 
+static int in_fd;
+
 static enum policy const policies[POLICIES] = {
   POLICY_STRICT, POLICY_REPLACE, POLICY_ESCAPE, POLICY_SURROGATEESCAPE,
   POLICY_IGNORE
 };
-
-/* ------------------------------------------------------------------ */
-/* The model.  */
-
-/* Append the value C to B as UTF-8.  */
-static void
-put_utf8 (struct sb *b, ucs4_t c)
-{
-  char u[4];
-  size_t n;
-  if (c < 0x80)
-    u[0] = (char) c, n = 1;
-  else if (c < 0x800)
-    u[0] = (char) (0xC0 | c >> 6), u[1] = (char) (0x80 | (c & 0x3F)), n = 2;
-  else if (c < 0x10000)
-    u[0] = (char) (0xE0 | c >> 12), u[1] = (char) (0x80 | (c >> 6 & 0x3F)),
-      u[2] = (char) (0x80 | (c & 0x3F)), n = 3;
-  else
-    u[0] = (char) (0xF0 | c >> 18), u[1] = (char) (0x80 | (c >> 12 & 0x3F)),
-      u[2] = (char) (0x80 | (c >> 6 & 0x3F)),
-      u[3] = (char) (0x80 | (c & 0x3F)), n = 4;
-  sb_append (b, u, n);
-}
-
-/* What the model has written so far.  */
-struct model
-{
-  struct sb out;
-  bool started;                 /* A value or an error was written.  */
-};
-
-/* Append the UTF-32LE values in BUF[0..N) to M.  */
-static void
-put_values (struct model *m, uint8_t const *buf, size_t n)
-{
-  size_t k;
-  for (k = 0; k + 4 <= n; k += 4)
-    {
-      ucs4_t c = (buf[k] | (ucs4_t) buf[k + 1] << 8
-                  | (ucs4_t) buf[k + 2] << 16 | (ucs4_t) buf[k + 3] << 24);
-      if (!(c == 0xFEFF && !m->started))
-        put_utf8 (&m->out, c);
-      m->started = true;
-    }
-}
-
-/* Flush CD into BUF; the number of bytes it gave.  */
-static size_t
-flush_cd (iconv_t cd, uint8_t *buf)
-{
-  char *op = (char *) buf;
-  size_t ol = OUT_ROOM;
-  iconv (cd, NULL, NULL, &op, &ol);
-  return OUT_ROOM - ol;
-}
-
-/* Whether an iconv_t for NAME that was given IN[CALLS[k]..N) for each
-   of the NCALLS calls holds something back.  */
-static bool
-replay_holds (char const *name, uint8_t const *in, size_t n,
-              size_t const *calls, size_t ncalls, uint8_t *buf)
-{
-  iconv_t cd = iconv_open ("UTF-32LE", name);
-  size_t k;
-  bool held;
-  for (k = 0; k < ncalls; k++)
-    {
-      ICONV_CONST char *ip = (ICONV_CONST char *) in + calls[k];
-      char *op = (char *) buf;
-      size_t il = n - calls[k], ol = OUT_ROOM;
-      iconv (cd, &ip, &il, &op, &ol);
-    }
-  held = flush_cd (cd, buf) > 0;
-  iconv_close (cd);
-  return held;
-}
-
-/* What the policy P makes of the error IN[0..LEN) in M; false when it
-   stops.  Sets *DROPPED under ignore.  */
-static bool
-model_error (struct model *m, enum policy p, uint8_t const *in, size_t len,
-             bool *dropped)
-{
-  size_t k;
-  m->started = true;
-  switch (p)
-    {
-    case POLICY_STRICT:
-      return false;
-    case POLICY_REPLACE:
-      put_utf8 (&m->out, 0xFFFD);
-      break;
-    case POLICY_ESCAPE:
-      for (k = 0; k < len; k++)
-        sb_printf (&m->out, "\\x%02x", in[k]);
-      break;
-    case POLICY_SURROGATEESCAPE:
-      for (k = 0; k < len; k++)
-        if (in[k] < 0x80)
-          return false;
-      sb_append (&m->out, (char const *) in, len);
-      break;
-    case POLICY_IGNORE:
-      *dropped = true;
-      break;
-    }
-  return true;
-}
-
-/* Convert IN[0..N) from NAME to UTF-8 under the policy P into M, as
-   described at the top; the file's result.  */
-static enum file_result
-model_run (char const *name, enum policy p, uint8_t const *in, size_t n,
-           struct model *m)
-{
-  static uint8_t buf[OUT_ROOM];
-  size_t calls[MAX_CALLS], ncalls = 0, pos = 0;
-  iconv_t cd = iconv_open ("UTF-32LE", name);
-  enum file_result res = FILE_OK;
-  bool dropped = false;
-
-  memset (m, 0, sizeof *m);
-  sb_printf (&m->out, "%s", "");
-  for (;;)
-    {
-      ICONV_CONST char *ip = (ICONV_CONST char *) in + pos;
-      char *op = (char *) buf;
-      size_t il = n - pos, ol = OUT_ROOM, q, len;
-      int err = iconv (cd, &ip, &il, &op, &ol) == (size_t) -1 ? errno : 0;
-
-      calls[ncalls++] = pos;
-      put_values (m, buf, OUT_ROOM - ol);
-      if (err == 0)
-        {
-          put_values (m, buf, flush_cd (cd, buf));
-          res = dropped ? FILE_DROPPED : FILE_OK;
-          break;
-        }
-      q = (size_t) ((uint8_t const *) ip - in);
-      len = err != EINVAL ? 1 : n - q < MAX_ERROR_BYTES ? n - q
-            : MAX_ERROR_BYTES;
-      /* iconv(3) may blame the byte after the last one (glibc's
-         ISO-2022-CN-EXT at a SO with no designation): the bridge
-         blames the last one then.  */
-      if (q == n)
-        q--;
-      if (replay_holds (name, in, n, calls, ncalls, buf))
-        {
-          put_values (m, buf, flush_cd (cd, buf));
-          ncalls = 0;
-        }
-      if (!model_error (m, p, in + q, len, &dropped))
-        {
-          res = FILE_STOPPED;
-          break;
-        }
-      pos = q + len;
-    }
-  iconv_close (cd);
-  return res;
-}
-
-/* ------------------------------------------------------------------ */
-/* The pipeline.  */
-
-static int in_fd;
-
-static int
-to_sb (void *arg, uint8_t const *buf, size_t n)
-{
-  sb_append (arg, (char const *) buf, n);
-  return 0;
-}
-
-/* Convert IN[0..N) from the codec FROM to UTF-8 under the policy P
-   with the block size BS into OUT; the file's result.  */
-static enum file_result
-pipeline_run (struct codec const *from, enum policy p, uint8_t const *in,
-              size_t n, size_t bs, struct sb *out)
-{
-  struct run_config cfg;
-  struct run *run;
-  enum file_result res;
-
-  memset (&cfg, 0, sizeof cfg);
-  cfg.from = from;
-  cfg.to = codec ("UTF-8");
-  cfg.policy.policy = p;
-  cfg.bom = BOM_STRIP;
-  cfg.block_size = bs;
-  memset (out, 0, sizeof *out);
-  sb_printf (out, "%s", "");
-  if (ftruncate (in_fd, 0) != 0
-      || pwrite (in_fd, in, n, 0) != (ssize_t) n
-      || lseek (in_fd, 0, SEEK_SET) != 0)
-    {
-      printf ("Bail out! cannot write the input file\n");
-      exit (1);
-    }
-  run = pipeline_start (&cfg, -1);
-  pipeline_restart (run, -1, to_sb, out);
-  res = pipeline_convert_fd (run, in_fd, "in");
-  pipeline_finish (run);
-  return res;
-}
 
 /* ------------------------------------------------------------------ */
 /* The inputs.  */
@@ -418,14 +193,14 @@ compare (struct tally *t, struct codec const *c, char const *name,
   size_t k;
   for (k = 0; k < POLICIES; k++)
     {
-      struct model m;
-      struct sb got;
-      enum file_result want_res = model_run (name, policies[k], in, n, &m);
-      enum file_result got_res = pipeline_run (c, policies[k], in, n, bs,
-                                               &got);
+      struct sb want, got;
+      enum file_result want_res
+        = iconv_model_run (name, policies[k], in, n, &want);
+      enum file_result got_res
+        = iconv_pipeline_run (in_fd, c, policies[k], in, n, bs, &got);
       t->compared[k]++;
-      if (got_res != want_res || got.len != m.out.len
-          || memcmp (got.s, m.out.s, got.len) != 0)
+      if (got_res != want_res || got.len != want.len
+          || memcmp (got.s, want.s, got.len) != 0)
         {
           t->failed[k]++;
           if (t->shown++ < SHOWN)
@@ -434,11 +209,11 @@ compare (struct tally *t, struct codec const *c, char const *name,
                   policy_name (policies[k]), bs, n, hex (in, n),
                   hex ((uint8_t const *) got.s, got.len),
                   result_names[got_res],
-                  hex ((uint8_t const *) m.out.s, m.out.len),
+                  hex ((uint8_t const *) want.s, want.len),
                   result_names[want_res]);
         }
       sb_free (&got);
-      sb_free (&m.out);
+      sb_free (&want);
     }
 }
 

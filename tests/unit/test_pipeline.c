@@ -573,11 +573,28 @@ test_pipeline_bom (void)
               BYTES (0x41, 0xEF, 0xBB, 0xBF), BYTES (0x41, 0xEF, 0xBB, 0xBF),
               FILE_OK, "", "U+FEFF not at the start is a character");
   check_conv (CONV ("UTF-16LE", "UTF-8", POLICY_STRICT, BOM_AUTO),
-              BYTES (0xFF, 0xFE, 0x41, 0), BYTES (0xEF, 0xBB, 0xBF, 0x41),
-              FILE_OK, "", "UTF-16LE BOM carried to UTF-8");
+              BYTES (0xFF, 0xFE, 0x41, 0), STR ("A"),
+              FILE_OK, "", "UTF-16LE BOM not carried to UTF-8 (as iconv)");
   check_conv (CONV ("UTF-16", "UTF-8", POLICY_STRICT, BOM_AUTO),
-              BYTES (0xFE, 0xFF, 0, 0x41), BYTES (0xEF, 0xBB, 0xBF, 0x41),
-              FILE_OK, "", "UTF-16 big-endian BOM carried to UTF-8");
+              BYTES (0xFE, 0xFF, 0, 0x41), STR ("A"),
+              FILE_OK, "", "UTF-16 big-endian BOM not carried to UTF-8");
+  check_conv (CONV ("UTF-32LE", "CESU-8", POLICY_STRICT, BOM_AUTO),
+              BYTES (0xFF, 0xFE, 0, 0, 0x41, 0, 0, 0), STR ("A"),
+              FILE_OK, "", "UTF-32LE BOM not carried to CESU-8");
+  check_conv (CONV ("UTF-16LE", "WTF-8", POLICY_STRICT, BOM_AUTO),
+              BYTES (0xFF, 0xFE, 0x41, 0), BYTES (0xEF, 0xBB, 0xBF, 0x41),
+              FILE_OK, "", "UTF-16LE BOM carried to WTF-8, for the round "
+              "trip");
+  check_conv (CONV ("UTF-16LE", "UTF-8", POLICY_STRICT, BOM_ADD),
+              BYTES (0xFF, 0xFE, 0x41, 0), BYTES (0xEF, 0xBB, 0xBF, 0x41),
+              FILE_OK, "", "UTF-16LE to UTF-8 with --bom=add: one BOM");
+  check_conv (CONV ("UTF-16LE", "UTF-16LE", POLICY_STRICT, BOM_AUTO),
+              BYTES (0xFF, 0xFE, 0x41, 0), BYTES (0xFF, 0xFE, 0x41, 0),
+              FILE_OK, "", "UTF-16LE BOM carried to UTF-16LE");
+  check_conv (CONV ("UTF-8", "UTF-32BE", POLICY_STRICT, BOM_AUTO),
+              BYTES (0xEF, 0xBB, 0xBF, 0x41), BYTES (0, 0, 0xFE, 0xFF, 0, 0, 0,
+                                                    0x41),
+              FILE_OK, "", "UTF-8 BOM carried to UTF-32BE");
   check_conv (CONV ("UTF-16", "UTF-8", POLICY_STRICT, BOM_STRIP),
               BYTES (0xFF, 0xFE, 0x41, 0), STR ("A"), FILE_OK, "",
               "UTF-16 BOM stripped");
@@ -639,8 +656,12 @@ test_pipeline_two_files (void)
                "unmarked UTF-16: one BOM for two files");
   check_conv2 (CONV ("UTF-16", "UTF-8", POLICY_STRICT, BOM_AUTO),
                BYTES (0xFF, 0xFE, 0x41, 0), BYTES (0, 0x42),
-               BYTES (0xEF, 0xBB, 0xBF, 0x41, 0x42),
+               BYTES (0x41, 0x42),
                "UTF-16 endianness is decided per file");
+  check_conv2 (CONV ("UTF-16", "UTF-16BE", POLICY_STRICT, BOM_AUTO),
+               BYTES (0x41, 0), BYTES (0, 0x42),
+               BYTES (0, 0x41, 0, 0x42),
+               "UTF-16 without BOM: each file's NUL pattern decides");
 }
 
 static void

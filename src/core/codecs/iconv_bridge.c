@@ -832,6 +832,14 @@ iconv_bridge_find (char const *name, bool translit,
   return &b->sc.codec;
 }
 
+/* What iconv_bridge_list prints, and which names.  */
+struct list_filter
+{
+  FILE *out;
+  bool (*keep) (char const *, void *);
+  void *arg;
+};
+
 #ifdef _LIBICONV_VERSION
 
 /* GNU libiconv lists its names with iconvlist().  */
@@ -839,19 +847,27 @@ iconv_bridge_find (char const *name, bool translit,
 static int
 list_one (unsigned int count, char const *const *names, void *data)
 {
-  FILE *out = data;
+  struct list_filter const *lf = data;
   unsigned int k;
+  bool any = false;
   for (k = 0; k < count; k++)
-    fprintf (out, "%s%s", k ? " " : "", names[k]);
-  putc ('\n', out);
+    if (lf->keep (names[k], lf->arg))
+      {
+        fprintf (lf->out, "%s%s", any ? " " : "", names[k]);
+        any = true;
+      }
+  if (any)
+    putc ('\n', lf->out);
   return 0;
 }
 
 bool
-iconv_bridge_list (FILE *out)
+iconv_bridge_list (FILE *out, bool (*keep) (char const *, void *),
+                   void *arg)
 {
+  struct list_filter lf = { out, keep, arg };
   fputs ("Encodings from iconv(3) (GNU libiconv):\n", out);
-  iconvlist (list_one, out);
+  iconvlist (list_one, &lf);
   return true;
 }
 
@@ -943,14 +959,18 @@ read_names (void (*fn) (char const *, void *), void *arg, bool quiet)
 }
 
 static void
-print_name (char const *name, void *out)
+print_name (char const *name, void *data)
 {
-  fprintf (out, "%s\n", name);
+  struct list_filter const *lf = data;
+  if (lf->keep (name, lf->arg))
+    fprintf (lf->out, "%s\n", name);
 }
 
 bool
-iconv_bridge_list (FILE *out)
+iconv_bridge_list (FILE *out, bool (*keep) (char const *, void *),
+                   void *arg)
 {
+  struct list_filter lf = { out, keep, arg };
   fputs ("Encodings from iconv(3) ("
 #ifdef __GLIBC__
          "glibc"
@@ -959,7 +979,7 @@ iconv_bridge_list (FILE *out)
 #endif
          ", as listed by 'iconv --list'):\n", out);
   fflush (out);
-  return read_names (print_name, out, false);
+  return read_names (print_name, &lf, false);
 }
 
 bool

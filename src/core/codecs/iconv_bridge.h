@@ -18,9 +18,12 @@ struct codec const *iconv_bridge_find (char const *name, bool translit,
                                        struct codec const *exact);
 
 /* Print a heading saying where they come from, then the names iconv(3)
-   offers, one a line.  Returns false, having printed the heading and a
-   diagnostic, if they cannot be listed.  */
-bool iconv_bridge_list (FILE *out);
+   offers for which KEEP (called with the name and ARG) is true, one a
+   line (GNU libiconv: the names of one charset on one line).  Returns
+   false, having printed the heading and a diagnostic, if they cannot be
+   listed.  */
+bool iconv_bridge_list (FILE *out, bool (*keep) (char const *name,
+                                                 void *arg), void *arg);
 
 /* Call FN with each name iconv(3) offers, and ARG.  Returns false,
    silently, if they cannot be listed.  */

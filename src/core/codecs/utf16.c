@@ -8,10 +8,12 @@
    end of input (an odd byte, or a high surrogate without room for its
    partner) is one error, as in Python's codecs.
 
-   Unmarked "UTF-16" input is big-endian unless it starts with FF FE (RFC
-   2781 §4.3); the BOM itself is decoded as U+FEFF and treated as a
-   signature by the pipeline.  Unmarked output is a BOM plus little-endian.
-   The byte order is a parameter, not a copy of the code.  */
+   Unmarked "UTF-16" input is read by the decoder of unmarked.c, which
+   chooses the byte order of each file (a BOM, the NUL pattern, else
+   big-endian) and then runs the decoder below for it; the BOM itself is
+   decoded as U+FEFF and treated as a signature by the pipeline.
+   Unmarked output is a BOM plus little-endian.  The byte order is a
+   parameter, not a copy of the code.  */
 
 #include <config.h>
 
@@ -41,8 +43,6 @@ utf16_step (struct decoder *d, uint8_t const *s, size_t n, bool last,
 
   if (n < 2)
     goto short_input;
-  if (d->endian == ENDIAN_UNKNOWN)
-    d->endian = s[0] == 0xFF && s[1] == 0xFE ? ENDIAN_LITTLE : ENDIAN_BIG;
   u = get16 (s, d->endian);
   if (u < 0xD800 || 0xE000 <= u)
     {
@@ -114,10 +114,14 @@ struct codec const codec_utf16be = {
   ENDIAN_BIG, NULL
 };
 
-struct codec const codec_utf16 = {
-  "UTF-16", utf16_aliases, utf16_decode, utf16_encode, NULL,
-  CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS
-  | CODEC_BOM_ALWAYS,
-  ENDIAN_LITTLE, &codec_utf16be
+/* No byte order in the name: the decoder chooses one (unmarked.c);
+   the output is a BOM and little-endian.  */
+struct stateful_codec const codec_utf16_unmarked = {
+  { "UTF-16", utf16_aliases, unmarked_decode, utf16_encode, NULL,
+    CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS
+    | CODEC_BOM_ALWAYS | CODEC_STATEFUL | CODEC_WRAPPER,
+    ENDIAN_LITTLE, &codec_utf16be },
+  unmarked_open, unmarked_close, NULL, NULL, unmarked_holds_input,
+  unmarked_detected, NULL
 };
 

@@ -4,9 +4,10 @@
    scalar value: a unit above 10FFFF or in D800..DFFF is ill-formed, one
    error per 4-byte unit (surrogate units pass through when the decoder is
    told to, as for UTF-16).  An incomplete unit at the end of input is one
-   error.  Unmarked "UTF-32" follows the BOM rules of UTF-16: big-endian
-   unless the input starts with FF FE 00 00; output is a BOM plus
-   little-endian.  */
+   error.  Unmarked "UTF-32" input is read by the decoder of unmarked.c,
+   which chooses the byte order of each file (FF FE 00 00 or
+   00 00 FE FF, else the first unit that is a scalar value in one byte
+   order only, else big-endian); output is a BOM plus little-endian.  */
 
 #include <config.h>
 
@@ -44,9 +45,6 @@ utf32_step (struct decoder *d, uint8_t const *s, size_t n, bool last,
       *kind = ERR_TRUNCATED;
       return -(int) n;
     }
-  if (d->endian == ENDIAN_UNKNOWN)
-    d->endian = (s[0] == 0xFF && s[1] == 0xFE && s[2] == 0 && s[3] == 0
-                 ? ENDIAN_LITTLE : ENDIAN_BIG);
   u = get32 (s, d->endian);
   if (0x10FFFF < u)
     {
@@ -88,9 +86,13 @@ struct codec const codec_utf32be = {
   ENDIAN_BIG, NULL
 };
 
-struct codec const codec_utf32 = {
-  "UTF-32", utf32_aliases, utf32_decode, utf32_encode, NULL,
-  CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS | CODEC_UNITS_32
-  | CODEC_BOM_ALWAYS,
-  ENDIAN_LITTLE, &codec_utf32be
+/* No byte order in the name: the decoder chooses one (unmarked.c);
+   the output is a BOM and little-endian.  */
+struct stateful_codec const codec_utf32_unmarked = {
+  { "UTF-32", utf32_aliases, unmarked_decode, utf32_encode, NULL,
+    CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS
+    | CODEC_UNITS_32 | CODEC_BOM_ALWAYS | CODEC_STATEFUL | CODEC_WRAPPER,
+    ENDIAN_LITTLE, &codec_utf32be },
+  unmarked_open, unmarked_close, NULL, NULL, unmarked_holds_input,
+  unmarked_detected, NULL
 };

@@ -1,0 +1,114 @@
+/* libFuzzer target: the iconv(3) bridge (src/core/codecs/iconv_bridge.c
+   and its memo, iconv_memo.c) against iconv(3) itself.
+
+   Input layout:
+
+     byte 0    the charset: an index into CHARSETS below
+     byte 1    bits 0-2: the policy (modulo 5); bits 3-7: the block size
+               of the second run (0: a run at 1 byte, else that many bytes)
+     the rest  the bytes to decode (at most ICONV_MODEL_MAX_INPUT)
+
+   The oracle is the model of tests/unit/iconv_model.c, which calls
+   iconv(3) directly on the whole input and applies the policy at each
+   error: the pipeline must give exactly its bytes and its result, with
+   one buffer for the whole input and with the fuzzer's block size (so
+   that characters, shift sequences and held characters are cut across
+   reads).  Inputs are not limited to what iconv(3) encodes: random bytes
+   are what the bridge must survive.  Charsets that this system's
+   iconv(3) lacks are skipped.  */
+
+#include <config.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codecs/iconv_bridge.h"
+#include "iconv_model.h"
+
+int LLVMFuzzerTestOneInput (uint8_t const *data, size_t size);
+
+/* Single-byte, multi-byte, stateful (shifts), and decoders that hold a
+   character back (CP1255, CP1258, TSCII).  */
+static char const *const charsets[] = {
+  "CP1250", "CP1251", "CP1253", "CP1254", "CP1255", "CP1256", "CP1257",
+  "CP1258", "KOI8-R", "KOI8-U", "CP866", "ISO-8859-2", "ISO-8859-5",
+  "ISO-8859-7", "ISO-8859-9", "ISO-8859-13", "ISO-8859-16", "CP437",
+  "CP850", "MACINTOSH", "TIS-620", "CP874", "IBM037", "SHIFT_JIS", "CP932",
+  "EUC-JP", "GB18030", "GBK", "BIG5", "BIG5-HKSCS", "EUC-KR", "CP949",
+  "EUC-TW", "ISO-2022-JP", "ISO-2022-JP-2", "ISO-2022-KR", "ISO-2022-CN-EXT",
+  "UTF-7", "HZ", "TSCII", "SHIFT_JISX0213", "EUC-JISX0213", "VISCII",
+  "ARMSCII-8"
+};
+
+enum { CHARSETS = sizeof charsets / sizeof charsets[0] };
+
+static enum policy const policies[] = {
+  POLICY_STRICT, POLICY_REPLACE, POLICY_ESCAPE, POLICY_SURROGATEESCAPE,
+  POLICY_IGNORE
+};
+
+/* Say what differs and abort, so that libFuzzer keeps the input.  */
+static void
+mismatch (char const *name, enum policy p, size_t bs, uint8_t const *in,
+          size_t n, struct sb const *got, enum file_result got_res,
+          struct sb const *want, enum file_result want_res)
+{
+  fprintf (stderr, "fuzz_bridge: %s, %s, block size %zu, input (%zu) %s\n",
+           name, policy_name (p), bs, n, hex (in, n));
+  fprintf (stderr, "got  (result %d) %s\n", (int) got_res,
+           hex ((uint8_t const *) got->s, got->len));
+  fprintf (stderr, "want (result %d) %s\n", (int) want_res,
+           hex ((uint8_t const *) want->s, want->len));
+  abort ();
+}
+
+int
+LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
+{
+  static struct codec const *codecs[CHARSETS];
+  static bool looked[CHARSETS];
+  static FILE *tmp;
+  size_t which, n, bs, k;
+  enum policy p;
+  struct sb want;
+  enum file_result want_res;
+  size_t const sizes[2] = { 65536, 0 };
+
+  if (size < 2)
+    return 0;
+  which = data[0] % CHARSETS;
+  p = policies[(data[1] & 7) % 5];
+  bs = data[1] >> 3 ? (size_t) (data[1] >> 3) : 1;
+  data += 2;
+  n = size - 2;
+  if (n > ICONV_MODEL_MAX_INPUT)
+    n = ICONV_MODEL_MAX_INPUT;
+  if (!looked[which])
+    {
+      codecs[which] = iconv_bridge_find (charsets[which], false, NULL);
+      looked[which] = true;
+    }
+  if (!codecs[which])
+    return 0;
+  if (!tmp && !(tmp = tmpfile ()))
+    abort ();
+
+  want_res = iconv_model_run (charsets[which], p, data, n, &want);
+  for (k = 0; k < 2; k++)
+    {
+      struct sb got;
+      size_t b = sizes[k] ? sizes[k] : bs;
+      enum file_result got_res
+        = iconv_pipeline_run (fileno (tmp), codecs[which], p, data, n, b,
+                              &got);
+      if (got_res != want_res || got.len != want.len
+          || memcmp (got.s, want.s, got.len) != 0)
+        mismatch (charsets[which], p, b, data, n, &got, got_res, &want,
+                  want_res);
+      sb_free (&got);
+    }
+  sb_free (&want);
+  return 0;
+}

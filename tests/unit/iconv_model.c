@@ -1,0 +1,231 @@
+/* A model of the iconv(3) bridge built on iconv(3) itself (see
+   iconv_model.h).  */
+
+#include <config.h>
+
+#include "iconv_model.h"
+
+#include <errno.h>
+#include <iconv.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef ICONV_CONST
+# define ICONV_CONST
+#endif
+
+enum
+{
+  MAX_INPUT = ICONV_MODEL_MAX_INPUT,
+  OUT_ROOM = 64 * MAX_INPUT,    /* Bytes of UTF-32LE iconv() may give.  */
+  MAX_CALLS = MAX_INPUT + 1     /* iconv() calls on one input (one more
+                                   than its errors).  */
+};
+
+/* Append the value C to B as UTF-8.  */
+static void
+put_utf8 (struct sb *b, ucs4_t c)
+{
+  char u[4];
+  size_t n;
+  if (c < 0x80)
+    u[0] = (char) c, n = 1;
+  else if (c < 0x800)
+    u[0] = (char) (0xC0 | c >> 6), u[1] = (char) (0x80 | (c & 0x3F)), n = 2;
+  else if (c < 0x10000)
+    u[0] = (char) (0xE0 | c >> 12), u[1] = (char) (0x80 | (c >> 6 & 0x3F)),
+      u[2] = (char) (0x80 | (c & 0x3F)), n = 3;
+  else
+    u[0] = (char) (0xF0 | c >> 18), u[1] = (char) (0x80 | (c >> 12 & 0x3F)),
+      u[2] = (char) (0x80 | (c >> 6 & 0x3F)),
+      u[3] = (char) (0x80 | (c & 0x3F)), n = 4;
+  sb_append (b, u, n);
+}
+
+/* What the model has written so far.  */
+struct model
+{
+  struct sb out;
+  bool started;                 /* A value or an error was written.  */
+};
+
+/* Append the UTF-32LE values in BUF[0..N) to M.  */
+static void
+put_values (struct model *m, uint8_t const *buf, size_t n)
+{
+  size_t k;
+  for (k = 0; k + 4 <= n; k += 4)
+    {
+      ucs4_t c = (buf[k] | (ucs4_t) buf[k + 1] << 8
+                  | (ucs4_t) buf[k + 2] << 16 | (ucs4_t) buf[k + 3] << 24);
+      if (!(c == 0xFEFF && !m->started))
+        put_utf8 (&m->out, c);
+      m->started = true;
+    }
+}
+
+/* Flush CD into BUF; the number of bytes it gave.  */
+static size_t
+flush_cd (iconv_t cd, uint8_t *buf)
+{
+  char *op = (char *) buf;
+  size_t ol = OUT_ROOM;
+  iconv (cd, NULL, NULL, &op, &ol);
+  return OUT_ROOM - ol;
+}
+
+/* Whether an iconv_t for NAME that was given IN[CALLS[k]..N) for each
+   of the NCALLS calls holds something back.  */
+static bool
+replay_holds (char const *name, uint8_t const *in, size_t n,
+              size_t const *calls, size_t ncalls, uint8_t *buf)
+{
+  iconv_t cd = iconv_open ("UTF-32LE", name);
+  size_t k;
+  bool held;
+  for (k = 0; k < ncalls; k++)
+    {
+      ICONV_CONST char *ip = (ICONV_CONST char *) in + calls[k];
+      char *op = (char *) buf;
+      size_t il = n - calls[k], ol = OUT_ROOM;
+      iconv (cd, &ip, &il, &op, &ol);
+    }
+  held = flush_cd (cd, buf) > 0;
+  iconv_close (cd);
+  return held;
+}
+
+/* What the policy P makes of the error IN[0..LEN) in M; false when it
+   stops.  Sets *DROPPED under ignore.  */
+static bool
+model_error (struct model *m, enum policy p, uint8_t const *in, size_t len,
+             bool *dropped)
+{
+  size_t k;
+  m->started = true;
+  switch (p)
+    {
+    case POLICY_STRICT:
+      return false;
+    case POLICY_REPLACE:
+      put_utf8 (&m->out, 0xFFFD);
+      break;
+    case POLICY_ESCAPE:
+      for (k = 0; k < len; k++)
+        sb_printf (&m->out, "\\x%02x", in[k]);
+      break;
+    case POLICY_SURROGATEESCAPE:
+      for (k = 0; k < len; k++)
+        if (in[k] < 0x80)
+          return false;
+      sb_append (&m->out, (char const *) in, len);
+      break;
+    case POLICY_IGNORE:
+      *dropped = true;
+      break;
+    }
+  return true;
+}
+
+/* Convert IN[0..N) from NAME to UTF-8 under the policy P into M, as
+   described at the top; the file's result.  */
+static enum file_result
+model_run (char const *name, enum policy p, uint8_t const *in, size_t n,
+           struct model *m)
+{
+  static uint8_t buf[OUT_ROOM];
+  size_t calls[MAX_CALLS], ncalls = 0, pos = 0;
+  iconv_t cd = iconv_open ("UTF-32LE", name);
+  enum file_result res = FILE_OK;
+  bool dropped = false;
+
+  memset (m, 0, sizeof *m);
+  sb_printf (&m->out, "%s", "");
+  for (;;)
+    {
+      ICONV_CONST char *ip = (ICONV_CONST char *) in + pos;
+      char *op = (char *) buf;
+      size_t il = n - pos, ol = OUT_ROOM, q, len;
+      int err = iconv (cd, &ip, &il, &op, &ol) == (size_t) -1 ? errno : 0;
+
+      calls[ncalls++] = pos;
+      put_values (m, buf, OUT_ROOM - ol);
+      if (err == 0)
+        {
+          put_values (m, buf, flush_cd (cd, buf));
+          res = dropped ? FILE_DROPPED : FILE_OK;
+          break;
+        }
+      q = (size_t) ((uint8_t const *) ip - in);
+      len = err != EINVAL ? 1 : n - q < MAX_ERROR_BYTES ? n - q
+            : MAX_ERROR_BYTES;
+      /* iconv(3) may blame the byte after the last one (glibc's
+         ISO-2022-CN-EXT at a SO with no designation): the bridge
+         blames the last one then.  */
+      if (q == n)
+        q--;
+      if (replay_holds (name, in, n, calls, ncalls, buf))
+        {
+          put_values (m, buf, flush_cd (cd, buf));
+          ncalls = 0;
+        }
+      if (!model_error (m, p, in + q, len, &dropped))
+        {
+          res = FILE_STOPPED;
+          break;
+        }
+      pos = q + len;
+    }
+  iconv_close (cd);
+  return res;
+}
+
+enum file_result
+iconv_model_run (char const *name, enum policy p, uint8_t const *in,
+                 size_t n, struct sb *out)
+{
+  struct model m;
+  enum file_result res = model_run (name, p, in, n, &m);
+  *out = m.out;
+  return res;
+}
+
+static int
+to_sb (void *arg, uint8_t const *buf, size_t n)
+{
+  sb_append (arg, (char const *) buf, n);
+  return 0;
+}
+
+enum file_result
+iconv_pipeline_run (int in_fd, struct codec const *from, enum policy p,
+                    uint8_t const *in, size_t n, size_t bs, struct sb *out)
+{
+  struct run_config cfg;
+  struct run *run;
+  enum file_result res;
+
+  memset (&cfg, 0, sizeof cfg);
+  cfg.from = from;
+  cfg.to = codec ("UTF-8");
+  cfg.policy.policy = p;
+  cfg.bom = BOM_STRIP;
+  cfg.block_size = bs;
+  memset (out, 0, sizeof *out);
+  sb_printf (out, "%s", "");
+  if (ftruncate (in_fd, 0) != 0
+      || pwrite (in_fd, in, n, 0) != (ssize_t) n
+      || lseek (in_fd, 0, SEEK_SET) != 0)
+    {
+      printf ("Bail out! cannot write the input file\n");
+      exit (1);
+    }
+  run = pipeline_start (&cfg, -1);
+  pipeline_restart (run, -1, to_sb, out);
+  res = pipeline_convert_fd (run, in_fd, "in");
+  pipeline_finish (run);
+  return res;
+}

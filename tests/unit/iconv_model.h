@@ -1,0 +1,55 @@
+/* A model of the iconv(3) bridge built on iconv(3) itself, and the
+   pipeline run the same way, for the tests that compare the two
+   (tests/unit/test_iconv_reference.c, tests/fuzz/fuzz_bridge.c).
+
+   The model converts the whole input with one iconv_t and one call,
+   which stops at an error:
+
+   - EILSEQ is an error of one byte; EINVAL (an incomplete character at
+     the end of the input) is one error of the bytes left, at most
+     MAX_ERROR_BYTES: the bridge's units of error.
+   - Before the error comes whatever the iconv_t holds back.  A second
+     iconv_t is opened and given the same calls as the first since the
+     first was opened or last flushed, and is then flushed: when that
+     gives values, the first iconv_t holds a character, and is flushed
+     (which returns it to its initial state) and its values are written;
+     otherwise it goes on in the state it is in, so that a stateful
+     decoder keeps its shift state.
+   - Then the policy: strict stops; replace writes one U+FFFD; escape
+     writes each byte as \xhh; surrogateescape writes each byte as it is
+     to UTF-8, or stops when one is below 0x80; ignore writes nothing and
+     the file counts as having dropped input.  The conversion goes on
+     after the error's bytes.
+   - A U+FEFF that is the first value before any error is a signature,
+     which the pipeline drops (with --bom=strip, as here).  */
+
+#ifndef UTF8CONV_TESTS_ICONV_MODEL_H
+#define UTF8CONV_TESTS_ICONV_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec.h"
+#include "helpers.h"
+#include "pipeline.h"
+#include "policy.h"
+
+/* The longest input the model takes.  */
+enum { ICONV_MODEL_MAX_INPUT = 4096 };
+
+/* Convert IN[0..N) (N <= ICONV_MODEL_MAX_INPUT) from the charset NAME to
+   UTF-8 under the policy P into OUT (initialised here), as described
+   above; the file's result.  */
+enum file_result iconv_model_run (char const *name, enum policy p,
+                                  uint8_t const *in, size_t n,
+                                  struct sb *out);
+
+/* Convert IN[0..N) from the codec FROM to UTF-8 with the pipeline,
+   under the policy P with the block size BS, into OUT (initialised
+   here), going through the file FD (emptied and rewritten); the file's
+   result.  */
+enum file_result iconv_pipeline_run (int fd, struct codec const *from,
+                                     enum policy p, uint8_t const *in,
+                                     size_t n, size_t bs, struct sb *out);
+
+#endif
