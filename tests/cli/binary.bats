@@ -204,7 +204,7 @@ tool_files() {
   assert_equal "$stderr" "utf8conv: report: d/a.txt: valid, in 6 B, 6 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0
 utf8conv: d/export.txt: looks like UTF-16LE (BOM); use -f auto or -f UTF-16
 utf8conv: report: d/export.txt: invalid (looks like UTF-16LE)
-utf8conv: report: total: 2 files (1 valid, 1 invalid), in 6 B, out 0 B, 6 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
+utf8conv: report: total: 2 files (1 valid, 1 invalid), in 6 B, 6 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0"
   run --separate-stderr "$UTF8CONV" -r -f auto --check -q d
   assert_equal "$status" 0
   assert_equal "$stderr" ""
