@@ -27,6 +27,7 @@ UNIT_TESTS = \
 	tests/unit/test_variants \
 	tests/unit/test_single_byte \
 	tests/unit/test_iconv_bridge \
+	tests/unit/test_iconv_table \
 	tests/unit/test_iconv_reference \
 	tests/unit/test_fast \
 	tests/unit/test_binary
@@ -84,8 +85,16 @@ tests_unit_test_iconv_bridge_CFLAGS = $(UTF8CONV_CFLAGS)
 tests_unit_test_iconv_bridge_SOURCES = tests/unit/test_iconv_bridge.c
 tests_unit_test_iconv_bridge_LDADD = $(UNIT_LDADD)
 
-# The iconv(3) bridge against iconv(3) called directly: every charset
-# iconv --list names, random inputs with invalid bytes, every policy.
+# iconv(3)'s single-byte charsets as tables: which ones, byte by byte
+# against iconv(3), the encoder, the cache, -f auto.
+tests_unit_test_iconv_table_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
+tests_unit_test_iconv_table_CFLAGS = $(UTF8CONV_CFLAGS)
+tests_unit_test_iconv_table_SOURCES = tests/unit/test_iconv_table.c
+tests_unit_test_iconv_table_LDADD = $(UNIT_LDADD)
+
+# The iconv(3) bridge and tables against iconv(3) called directly: every
+# charset iconv --list names, random inputs with invalid bytes, every
+# policy, both ways.
 tests_unit_test_iconv_reference_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
 tests_unit_test_iconv_reference_CFLAGS = $(UTF8CONV_CFLAGS)
 tests_unit_test_iconv_reference_SOURCES = tests/unit/test_iconv_reference.c \

@@ -51,6 +51,7 @@
 
 #include "codecs/codecs.h"
 #include "codecs/iconv_bridge.h"
+#include "codecs/iconv_table.h"
 #include "unicode/utf8.h"
 
 #include "detect_model.h"
@@ -159,9 +160,20 @@ bool
 legacy_single_byte (struct codec const *c, uint32_t table[128])
 {
   unsigned int b;
+  ucs4_t const *t = iconv_table_of (c);
 
   if (c->flags & (CODEC_WIDE_UNITS | CODEC_WRAPPER))
     return false;
+  /* A code page of iconv(3) that is a table (iconv_table.c): read it.  */
+  if (t)
+    {
+      for (b = 0; b < 0x80; b++)
+        if (t[b] != b)
+          return false;
+      for (b = 0x80; b < 256; b++)
+        table[b - 0x80] = t[b] == TABLE_UNDEFINED ? LEGACY_UNDEFINED : t[b];
+      return true;
+    }
   for (b = 0; b < 256; b++)
     {
       uint8_t byte = (uint8_t) b;

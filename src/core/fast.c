@@ -14,6 +14,9 @@
 #include "fast.h"
 
 #include "codecs/codecs.h"
+#include "codecs/iconv_bridge.h"
+#include "codecs/iconv_memo.h"
+#include "codecs/iconv_table.h"
 
 #include <string.h>
 
@@ -179,6 +182,152 @@ utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                     n, err);
 }
 
+/* UTF-8 to a bridged charset whose encoders keep no state (as far as
+   they have shown): each character that the encoders' memo knows
+   (iconv_memo.h) is written as it says, up to one it does not know,
+   which the state machine takes (and the encoder asks iconv(3) about
+   and learns), or one it knows cannot be encoded, or an ill-formed
+   sequence.  Once an encoder of the charset has shown state, the
+   memo's `stateful' is set and this path converts nothing more: what
+   the encoder writes then depends on what came before.  */
+static struct enc_memo const *to_memo;
+
+/* The well-formed UTF-8 character at IN[0..N) of two or three bytes
+   (Table 3-7: no overlong form, no surrogate), read without a table;
+   its length, or 0 for anything else, which utf8_sequence reads.  */
+static inline int
+utf8_short (uint8_t const *in, size_t n, ucs4_t *c)
+{
+  uint8_t b = in[0];
+  if (b < 0xE0)
+    {
+      if (b < 0xC2 || n < 2 || (in[1] & 0xC0) != 0x80)
+        return 0;
+      *c = (ucs4_t) (b & 0x1F) << 6 | (in[1] & 0x3F);
+      return 2;
+    }
+  if (b < 0xF0 && n >= 3 && (in[1] & 0xC0) == 0x80
+      && (in[2] & 0xC0) == 0x80)
+    {
+      ucs4_t v = ((ucs4_t) (b & 0x0F) << 12 | (ucs4_t) (in[1] & 0x3F) << 6
+                  | (in[2] & 0x3F));
+      if (v < 0x800 || (0xD800 <= v && v < 0xE000))
+        return 0;
+      *c = v;
+      return 3;
+    }
+  return 0;
+}
+
+/* Write the bytes of the memo's entry V (see iconv_memo.h) to OUT,
+   which has MAX_ENCODED bytes of room: 8 at once on a little-endian
+   machine.  */
+static inline void
+put_entry (uint64_t v, uint8_t *out)
+{
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t bytes = v >> 8;
+  memcpy (out, &bytes, sizeof bytes);
+#else
+  unsigned int j;
+  for (j = 0; j < ENC_MAX_BYTES; j++)
+    out[j] = (uint8_t) (v >> (8 + 8 * j));
+#endif
+}
+
+static size_t
+utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+              size_t *produced, uint64_t *newlines, struct codec_error *err)
+{
+  size_t i = 0, o = 0;
+  uint64_t nl = 0;
+  uint64_t *const *page = to_memo->page;
+  /* Room for MAX_ENCODED bytes while O is at most LIMIT.  */
+  size_t limit = cap >= MAX_ENCODED ? cap - MAX_ENCODED : 0;
+
+  if (!to_memo->stateful && page && cap >= MAX_ENCODED)
+    while (i < n && o <= limit)
+      {
+        ucs4_t c = in[i];
+        enum err_kind kind;
+        uint64_t const *pg;
+        uint64_t v;
+        int r = 1;
+        if (c < 0x80)
+          nl += c == 0x0A;
+        else if ((r = utf8_short (in + i, n - i, &c)) == 0)
+          {
+            r = utf8_sequence (&utf8_form, in + i, n - i, false, &c, &kind);
+            if (r <= 0)
+              break;
+          }
+        pg = page[c >> 8];
+        v = pg ? pg[c & 0xFF] : 0;
+        if (v == 0 || (v & 0xF) == ENC_NONE)
+          {
+            nl -= c == 0x0A;
+            break;
+          }
+        put_entry (v, out + o);
+        o += v & 0xF;
+        i += (size_t) r;
+      }
+  *produced = o;
+  *newlines = nl;
+  return utf8_stop (in, i, n, err);
+}
+
+/* A table code page of iconv(3) (iconv_table.c) whose bytes 00..7F are
+   not ASCII (EBCDIC, some ISO 646 variants and IBM PC pages) to UTF-8,
+   byte by byte through its table: the UTF-8 form of each byte's value,
+   its length in the last byte, 0 where the byte is undefined.  */
+static uint8_t table_utf8[256][4];
+
+static size_t
+table_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+               size_t *produced, uint64_t *newlines, struct codec_error *err)
+{
+  size_t i, o = 0, m = min (n, cap / 3);
+  uint64_t nl = 0;
+  err->len = 0;
+  for (i = 0; i < m; i++)
+    {
+      uint8_t const *u = table_utf8[in[i]];
+      if (u[3] == 0)
+        break;
+      out[o] = u[0];
+      out[o + 1] = u[1];
+      out[o + 2] = u[2];
+      o += u[3];
+      nl += u[3] == 1 && u[0] == 0x0A;
+    }
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
+
+/* Fill table_utf8 from the decode table T.  */
+static void
+make_table_utf8 (ucs4_t const *t)
+{
+  unsigned int b;
+  for (b = 0; b < 256; b++)
+    {
+      ucs4_t c = t[b];
+      uint8_t *u = table_utf8[b];
+      memset (u, 0, 4);
+      if (c < 0x80)
+        u[0] = (uint8_t) c, u[3] = 1;
+      else if (c < 0x800)
+        u[0] = (uint8_t) (0xC0 | c >> 6), u[1] = (uint8_t) (0x80 | (c & 0x3F)),
+          u[3] = 2;
+      else if (c < 0x10000 && !(0xD800 <= c && c < 0xE000))
+        u[0] = (uint8_t) (0xE0 | c >> 12),
+          u[1] = (uint8_t) (0x80 | (c >> 6 & 0x3F)),
+          u[2] = (uint8_t) (0x80 | (c & 0x3F)), u[3] = 3;
+    }
+}
+
 /* Fill the single-byte tables from the codec's own step functions, so
    that the fast path cannot disagree with it.  */
 static bool
@@ -264,6 +413,12 @@ fast_select (struct codec const *from, struct codec const *to)
       if ((to->flags & CODEC_SINGLE_BYTE)
           && make_single_byte_tables (to, false))
         return utf8_to_single_byte;
+      /* The other table code pages, and the bridge while its encoders
+         keep no state: the encoders' memo.  */
+      if ((to_memo = iconv_table_memo (to))
+          || ((to->flags & CODEC_STATEFUL)
+              && (to_memo = iconv_bridge_enc_memo (to))))
+        return utf8_to_memo;
       return NULL;
     }
   if (to != &codec_utf8)
@@ -275,6 +430,11 @@ fast_select (struct codec const *from, struct codec const *to)
   if ((from->flags & CODEC_SINGLE_BYTE)
       && make_single_byte_tables (from, true))
     return single_byte_to_utf8;
+  if (!(from->flags & CODEC_SINGLE_BYTE) && iconv_table_of (from))
+    {
+      make_table_utf8 (iconv_table_of (from));
+      return table_to_utf8;
+    }
   return NULL;
 }
 

@@ -134,11 +134,11 @@ vbmi2_sb_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
 }
 
 /* The byte permutations of vbmi2_utf8_to_sb, from TABLE (by code
-   point): the byte of each of U+0080..U+00FF, by the code point less
-   0x80, in *TA and *TB, and 0xFF where the encoding has it (0 where it
-   has not) in *OKA and *OKB.  */
+   point): the byte of each of the 128 characters from BASE, by the code
+   point less BASE, in *TA and *TB, and 0xFF where the encoding has it
+   (0 where it has not) in *OKA and *OKB.  */
 VBMI2 static inline __attribute__ ((always_inline)) void
-vbmi2_sb_bytes (int16_t const *table, __m512i *ta, __m512i *tb,
+vbmi2_sb_bytes (int16_t const *table, size_t base, __m512i *ta, __m512i *tb,
                 __m512i *oka, __m512i *okb)
 {
   uint8_t t[128] __attribute__ ((aligned (64)));
@@ -147,7 +147,7 @@ vbmi2_sb_bytes (int16_t const *table, __m512i *ta, __m512i *tb,
 
   for (c = 0; c < 128; c++)
     {
-      int16_t x = table[0x80 + c];
+      int16_t x = table[base + c];
       t[c] = (uint8_t) (x < 0 ? 0 : x);
       ok[c] = x < 0 ? 0 : 0xFF;
     }
@@ -157,10 +157,26 @@ vbmi2_sb_bytes (int16_t const *table, __m512i *ta, __m512i *tb,
   *okb = _mm512_load_si512 (ok + 64);
 }
 
+/* The pair of leads vbmi2_utf8_to_sb serves in S[0..N): that of the
+   first byte above 7F, if it leads a 2-byte character (with bit 0
+   clear), else C2.  */
+static inline uint8_t
+vbmi2_lead_pair (uint8_t const *s, size_t n)
+{
+  size_t k;
+  for (k = 0; k < n && k < 4096; k++)
+    if (s[k] >= 0x80)
+      return 0xC2 <= s[k] && s[k] <= 0xDF ? s[k] & 0xFE : 0xC2;
+  return 0xC2;
+}
+
 /* UTF-8 to a single-byte encoding, 64 bytes at a time, for blocks of
-   ASCII and characters U+0080..U+00FF (leads C2 and C3): each such
-   character's code point less 0x80 indexes a 128-entry byte permutation
-   made from TABLE once per call, and one compress drops the lead bytes.
+   ASCII and characters of one pair of leads, 128 code points: those of
+   the first 2-byte character of the input (C2 and C3, U+0080..U+00FF,
+   for Latin text; D0 and D1, U+0400..U+047F, for Cyrillic; CE and CF
+   for Greek), and C2 C3 when there is none: each such character's code
+   point less the pair's first indexes a 128-entry byte permutation made
+   from TABLE once per call, and one compress drops the lead bytes.
    A block with anything else (or a character the encoding lacks) goes
    to the AVX2 kernel for up to 64 bytes, which stops where the state
    machine must take over.  */
@@ -177,8 +193,9 @@ vbmi2_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
      0x1E1D1C1B, 0x1A191817, 0x16151413, 0x1211100F,
      0x0E0D0C0B, 0x0A090807, 0x06050403, 0x0201003F);
   size_t i = 0, o = 0, nl = 0;
+  uint8_t pair = vbmi2_lead_pair (s, n);
 
-  vbmi2_sb_bytes (table, &ta, &tb, &oka, &okb);
+  vbmi2_sb_bytes (table, (size_t) (pair - 0xC0) << 6, &ta, &tb, &oka, &okb);
 
   while (i + 65 <= n)
     {
@@ -198,7 +215,7 @@ vbmi2_utf8_to_sb (uint8_t const *s, size_t n, uint8_t *out,
         }
       lead = _mm512_cmpeq_epi8_mask
         (_mm512_and_si512 (v, _mm512_set1_epi8 ((char) 0xFE)),
-         _mm512_set1_epi8 ((char) 0xC2));
+         _mm512_set1_epi8 ((char) pair));
       cont = _mm512_cmplt_epi8_mask (v, _mm512_set1_epi8 ((char) 0xC0));
       /* A character that starts in the last place ends in the next
          block: leave it to that one.  */

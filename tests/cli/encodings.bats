@@ -249,6 +249,73 @@ memo_case() {
   [ -s want ]
 }
 
+@test "a single-byte code page of iconv(3) (a table): an undefined byte is one error, as through the bridge" {
+  local bs
+  for bs in 65536 1 2; do
+    # CP1251 leaves 98 undefined; C0 is U+0410.
+    conv 0 '61efbfbdd090' 'a\x98\xc0' -f CP1251 -e replace --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid CP1251: 98 (invalid byte); 1 error replaced in this file"
+    conv 1 '61' 'a\x98\xc0' -f CP1251 --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 1: invalid CP1251: 98 (invalid byte)"
+    conv 0 '615c783938d090' 'a\x98\xc0' -f CP1251 -e escape --block-size=$bs
+  done
+}
+
+@test "a single-byte code page of iconv(3) (a table) encodes as iconv(1), and names what it cannot encode" {
+  local bs
+  # Привет, a box-drawing line (U+2500, KOI8-R 80), then the euro sign.
+  for bs in 65536 1 3; do
+    conv 1 'f0d2c9d7c5d40a80' '\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82\n\xe2\x94\x80\xe2\x82\xac' -t KOI8-R --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:2: byte 16: cannot encode U+20AC in KOI8-R: E2 82 AC (unencodable character)"
+    conv 0 'f0d2c9d7c5d40a803f' '\xd0\x9f\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82\n\xe2\x94\x80\xe2\x82\xac' -t KOI8-R -e replace --block-size=$bs
+  done
+  # And the other way, all 256 bytes, as iconv(1) decodes them.
+  command -v iconv >/dev/null || skip "iconv(1) is not installed"
+  printf "$(printf '\\x%02x' $(seq 0 255))" >all
+  iconv -f KOI8-R -t UTF-8 all >want
+  run -0 "$UTF8CONV" -f KOI8-R -o out all
+  cmp out want
+}
+
+@test "an EBCDIC code page of iconv(3) (a table without ASCII) converts as iconv(1), both ways" {
+  command -v iconv >/dev/null || skip "iconv(1) is not installed"
+  local bs
+  printf "$(printf '\\x%02x' $(seq 0 255) $(seq 255 -1 0))" >all
+  iconv -f IBM037 -t UTF-8 all >want
+  for bs in 65536 1 5; do
+    run -0 "$UTF8CONV" -f IBM037 --block-size=$bs -o out all
+    cmp out want
+    run -0 "$UTF8CONV" -t IBM037 --block-size=$bs -o back want
+    cmp back all
+  done
+}
+
+@test "a stateless multi-byte output remembers what iconv(3) encoded: the same bytes the second time" {
+  # 日本語 twice, with the euro sign that SHIFT_JIS lacks between.
+  local t='\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e'
+  conv 0 '93fa967b8cea3f93fa967b8cea' "$t\xe2\x82\xac$t" -t SHIFT_JIS -e replace
+  conv 1 '93fa967b8cea' "$t\xe2\x82\xac$t" -t SHIFT_JIS
+  assert_equal "$(cat err)" "utf8conv: in:1: byte 9: cannot encode U+20AC in SHIFT_JIS: E2 82 AC (unencodable character)"
+}
+
+@test "UTF-8 to a stateless multi-byte output: the fast path through what it learned stops at an invalid byte, with its line" {
+  # 日本語 and a newline 30 times, FF, and 30 times again: the fast path
+  # takes over once the characters are learned, and must stop at FF
+  # having counted 30 lines.
+  local t='' want='' kr='' k bs
+  for k in $(seq 30); do
+    t="$t\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\n"
+    want="${want}93fa967b8cea0a"
+    kr="${kr}eceddce2e5de0a"
+  done
+  for bs in 65536 1 7; do
+    conv 0 "${want}3f$want" "$t\xff$t" -t SHIFT_JIS -e replace --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:31: byte 300: invalid UTF-8: FF (invalid byte); 1 error replaced in this file"
+  done
+  conv 1 "$kr" "$t\xff$t" -t EUC-KR
+  assert_equal "$(cat err)" "utf8conv: in:31: byte 300: invalid UTF-8: FF (invalid byte)"
+}
+
 @test "a stateful bridged output is reset at the end and at a strict stop" {
   conv 0 '611b2442467c1b2842' 'a\xe6\x97\xa5' -t ISO-2022-JP
   conv 1 '611b2442467c1b2842' 'a\xe6\x97\xa5\xe2\x82\xac' -t ISO-2022-JP

@@ -1,9 +1,12 @@
 /* libFuzzer target: the iconv(3) bridge (src/core/codecs/iconv_bridge.c
-   and its memo, iconv_memo.c) against iconv(3) itself.
+   and its memos, iconv_memo.c) and the tables (iconv_table.c) against
+   iconv(3) itself, both ways.
 
    Input layout:
 
-     byte 0    the charset: an index into CHARSETS below
+     byte 0    the charset: an index into CHARSETS below (modulo their
+               number); the direction: the quotient's lowest bit, 1 to
+               encode (from UTF-8 to the charset)
      byte 1    bits 0-2: the policy (modulo 5); bits 3-7: the block size
                of the second run (0: a run at 1 byte, else that many bytes)
      the rest  the bytes to decode (at most ICONV_MODEL_MAX_INPUT)
@@ -14,8 +17,10 @@
    one buffer for the whole input and with the fuzzer's block size (so
    that characters, shift sequences and held characters are cut across
    reads).  Inputs are not limited to what iconv(3) encodes: random bytes
-   are what the bridge must survive.  Charsets that this system's
-   iconv(3) lacks are skipped.  */
+   are what the bridge must survive.  To encode, the well-formed UTF-8
+   sequences of the bytes are kept (less U+FEFF, a signature), and the
+   model is iconv_model_encode's.  Charsets that this system's iconv(3)
+   lacks are skipped.  */
 
 #include <config.h>
 
@@ -26,6 +31,7 @@
 
 #include "codecs/iconv_bridge.h"
 #include "iconv_model.h"
+#include "unicode/utf8.h"
 
 int LLVMFuzzerTestOneInput (uint8_t const *data, size_t size);
 
@@ -51,12 +57,13 @@ static enum policy const policies[] = {
 
 /* Say what differs and abort, so that libFuzzer keeps the input.  */
 static void
-mismatch (char const *name, enum policy p, size_t bs, uint8_t const *in,
+mismatch (bool encode, char const *name, enum policy p, size_t bs, uint8_t const *in,
           size_t n, struct sb const *got, enum file_result got_res,
           struct sb const *want, enum file_result want_res)
 {
-  fprintf (stderr, "fuzz_bridge: %s, %s, block size %zu, input (%zu) %s\n",
-           name, policy_name (p), bs, n, hex (in, n));
+  fprintf (stderr, "fuzz_bridge: %s%s, %s, block size %zu, input (%zu) "
+           "%s\n", encode ? "to " : "", name, policy_name (p), bs, n,
+           hex (in, n));
   fprintf (stderr, "got  (result %d) %s\n", (int) got_res,
            hex ((uint8_t const *) got->s, got->len));
   fprintf (stderr, "want (result %d) %s\n", (int) want_res,
@@ -64,9 +71,37 @@ mismatch (char const *name, enum policy p, size_t bs, uint8_t const *in,
   abort ();
 }
 
+/* Keep the well-formed UTF-8 sequences of IN[0..N), but U+FEFF, in
+   OUT; their length.  */
+static size_t
+well_formed (uint8_t const *in, size_t n, uint8_t *out)
+{
+  size_t i = 0, len = 0;
+  while (i < n)
+    {
+      ucs4_t c;
+      enum err_kind kind;
+      int r = utf8_sequence (&utf8_form, in + i, n - i, true, &c, &kind);
+      if (r <= 0)
+        {
+          i += r < 0 ? (size_t) -r : 1;
+          continue;
+        }
+      if (c != 0xFEFF)
+        {
+          memcpy (out + len, in + i, (size_t) r);
+          len += (size_t) r;
+        }
+      i += (size_t) r;
+    }
+  return len;
+}
+
 int
 LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
 {
+  static uint8_t text[ICONV_MODEL_MAX_INPUT];
+  bool encode;
   static struct codec const *codecs[CHARSETS];
   static bool looked[CHARSETS];
   static FILE *tmp;
@@ -79,6 +114,7 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
   if (size < 2)
     return 0;
   which = data[0] % CHARSETS;
+  encode = (data[0] / CHARSETS) & 1;
   p = policies[(data[1] & 7) % 5];
   bs = data[1] >> 3 ? (size_t) (data[1] >> 3) : 1;
   data += 2;
@@ -95,17 +131,28 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
   if (!tmp && !(tmp = tmpfile ()))
     abort ();
 
-  want_res = iconv_model_run (charsets[which], p, data, n, &want);
+  if (encode)
+    {
+      n = well_formed (data, n, text);
+      data = text;
+      want_res = iconv_model_encode (charsets[which], codecs[which]->flags,
+                                     p, data, n, &want);
+    }
+  else
+    want_res = iconv_model_run (charsets[which], p, data, n, &want);
   for (k = 0; k < 2; k++)
     {
       struct sb got;
       size_t b = sizes[k] ? sizes[k] : bs;
       enum file_result got_res
-        = iconv_pipeline_run (fileno (tmp), codecs[which], p, data, n, b,
-                              &got);
+        = (encode
+           ? iconv_pipeline_encode (fileno (tmp), codecs[which], p, data, n,
+                                    b, &got)
+           : iconv_pipeline_run (fileno (tmp), codecs[which], p, data, n, b,
+                                 &got));
       if (got_res != want_res || got.len != want.len
           || memcmp (got.s, want.s, got.len) != 0)
-        mismatch (charsets[which], p, b, data, n, &got, got_res, &want,
+        mismatch (encode, charsets[which], p, b, data, n, &got, got_res, &want,
                   want_res);
       sb_free (&got);
     }

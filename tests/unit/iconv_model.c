@@ -193,6 +193,105 @@ iconv_model_run (char const *name, enum policy p, uint8_t const *in,
   return res;
 }
 
+/* The value of the well-formed UTF-8 character at S, and its length in
+   *LEN.  */
+static ucs4_t
+utf8_at (uint8_t const *s, size_t *len)
+{
+  ucs4_t c = s[0];
+  size_t k;
+  *len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+  if (*len > 1)
+    c &= 0x7F >> *len;
+  for (k = 1; k < *len; k++)
+    c = c << 6 | (s[k] & 0x3F);
+  return c;
+}
+
+/* Append to OUT what CD makes of the UTF-8 text S (a replacement),
+   using BUF: a character of it that CD cannot encode is left out, as
+   the pipeline does.  */
+static void
+encode_text (iconv_t cd, struct sb *out, char const *s, uint8_t *buf)
+{
+  ICONV_CONST char *ip = (ICONV_CONST char *) s;
+  size_t il = strlen (s);
+  while (il > 0)
+    {
+      char *op = (char *) buf;
+      size_t ol = OUT_ROOM;
+      if (iconv (cd, &ip, &il, &op, &ol) == (size_t) -1 && il > 0)
+        {
+          size_t len;
+          utf8_at ((uint8_t const *) ip, &len);
+          ip += len;
+          il -= len;
+        }
+      sb_append (out, (char const *) buf, OUT_ROOM - ol);
+    }
+}
+
+enum file_result
+iconv_model_encode (char const *name, unsigned int flags, enum policy p,
+                    uint8_t const *in, size_t n, struct sb *out)
+{
+  static uint8_t buf[OUT_ROOM];
+  iconv_t cd = iconv_open (name, "UTF-8");
+  enum file_result res = FILE_OK;
+  bool dropped = false;
+  size_t pos = 0;
+
+  memset (out, 0, sizeof *out);
+  sb_printf (out, "%s", "");
+  /* A signature, which --bom=strip drops.  */
+  if (n >= 3 && memcmp (in, "\xEF\xBB\xBF", 3) == 0)
+    pos = 3;
+  for (;;)
+    {
+      ICONV_CONST char *ip = (ICONV_CONST char *) in + pos;
+      char *op = (char *) buf;
+      size_t il = n - pos, ol = OUT_ROOM, len;
+      int err = iconv (cd, &ip, &il, &op, &ol) == (size_t) -1 ? errno : 0;
+      char esc[16];
+      ucs4_t c;
+
+      sb_append (out, (char const *) buf, OUT_ROOM - ol);
+      if (err == 0)
+        {
+          res = dropped ? FILE_DROPPED : FILE_OK;
+          break;
+        }
+      pos = (size_t) ((uint8_t const *) ip - in);
+      c = utf8_at (in + pos, &len);
+      pos += len;
+      if (p == POLICY_STRICT || p == POLICY_SURROGATEESCAPE)
+        {
+          res = FILE_STOPPED;
+          break;
+        }
+      if (p == POLICY_REPLACE)
+        encode_text (cd, out, flags & CODEC_UNICODE ? "\xEF\xBF\xBD" : "?",
+                     buf);
+      else if (p == POLICY_ESCAPE)
+        {
+          snprintf (esc, sizeof esc, c < 0x100 ? "\\x%02x"
+                    : c < 0x10000 ? "\\u%04x" : "\\U%08x", (unsigned) c);
+          encode_text (cd, out, esc, buf);
+        }
+      else
+        dropped = true;
+    }
+  /* The shift-reset sequence, at the end and at a stop.  */
+  {
+    char *op = (char *) buf;
+    size_t ol = OUT_ROOM;
+    iconv (cd, NULL, NULL, &op, &ol);
+    sb_append (out, (char const *) buf, OUT_ROOM - ol);
+  }
+  iconv_close (cd);
+  return res;
+}
+
 static int
 to_sb (void *arg, uint8_t const *buf, size_t n)
 {
@@ -200,9 +299,12 @@ to_sb (void *arg, uint8_t const *buf, size_t n)
   return 0;
 }
 
-enum file_result
-iconv_pipeline_run (int in_fd, struct codec const *from, enum policy p,
-                    uint8_t const *in, size_t n, size_t bs, struct sb *out)
+/* Convert IN[0..N) from FROM to TO with the pipeline (see
+   iconv_pipeline_run).  */
+static enum file_result
+pipeline_run (int in_fd, struct codec const *from, struct codec const *to,
+              enum policy p, uint8_t const *in, size_t n, size_t bs,
+              struct sb *out)
 {
   struct run_config cfg;
   struct run *run;
@@ -210,7 +312,7 @@ iconv_pipeline_run (int in_fd, struct codec const *from, enum policy p,
 
   memset (&cfg, 0, sizeof cfg);
   cfg.from = from;
-  cfg.to = codec ("UTF-8");
+  cfg.to = to;
   cfg.policy.policy = p;
   cfg.bom = BOM_STRIP;
   cfg.block_size = bs;
@@ -228,4 +330,19 @@ iconv_pipeline_run (int in_fd, struct codec const *from, enum policy p,
   res = pipeline_convert_fd (run, in_fd, "in");
   pipeline_finish (run);
   return res;
+}
+
+enum file_result
+iconv_pipeline_run (int in_fd, struct codec const *from, enum policy p,
+                    uint8_t const *in, size_t n, size_t bs, struct sb *out)
+{
+  return pipeline_run (in_fd, from, codec ("UTF-8"), p, in, n, bs, out);
+}
+
+enum file_result
+iconv_pipeline_encode (int in_fd, struct codec const *to, enum policy p,
+                       uint8_t const *in, size_t n, size_t bs,
+                       struct sb *out)
+{
+  return pipeline_run (in_fd, codec ("UTF-8"), to, p, in, n, bs, out);
 }

@@ -1,5 +1,5 @@
-/* A model of the iconv(3) bridge built on iconv(3) itself, and the
-   pipeline run the same way, for the tests that compare the two
+/* A model of the iconv(3) bridge (and of the tables made from iconv(3))
+   built on iconv(3) itself, both ways, and the pipeline run the same way, for the tests that compare the two
    (tests/unit/test_iconv_reference.c, tests/fuzz/fuzz_bridge.c).
 
    The model converts the whole input with one iconv_t and one call,
@@ -51,5 +51,28 @@ enum file_result iconv_model_run (char const *name, enum policy p,
 enum file_result iconv_pipeline_run (int fd, struct codec const *from,
                                      enum policy p, uint8_t const *in,
                                      size_t n, size_t bs, struct sb *out);
+
+/* The encoding direction: convert the well-formed UTF-8 text IN[0..N)
+   to the charset NAME, whose codec has the flags FLAGS, under the
+   policy P into OUT (initialised here), as the bridge's encoder does:
+   one iconv_t converts the whole text from UTF-8, in one call, which
+   stops at a character it cannot encode (EILSEQ); there, strict and
+   surrogateescape stop; replace writes '?' (U+FFFD to a Unicode form),
+   escape writes \xhh, \uhhhh or \Uhhhhhhhh, both converted by the same
+   iconv_t, less the characters of theirs it cannot encode; ignore
+   writes nothing and the file counts as having dropped input.  At the
+   end, and at a stop, the iconv_t is flushed (its shift-reset
+   sequence).  A leading signature (EF BB BF) is dropped, as --bom=strip
+   does.  */
+enum file_result iconv_model_encode (char const *name, unsigned int flags,
+                                     enum policy p, uint8_t const *in,
+                                     size_t n, struct sb *out);
+
+/* Convert IN[0..N) from UTF-8 to the codec TO with the pipeline, as
+   iconv_pipeline_run does the other way.  */
+enum file_result iconv_pipeline_encode (int fd, struct codec const *to,
+                                        enum policy p, uint8_t const *in,
+                                        size_t n, size_t bs,
+                                        struct sb *out);
 
 #endif

@@ -91,7 +91,7 @@ static uint8_t *
 reference_convert (uint8_t const *s, size_t n, char const *from,
                    char const *to, size_t *outlen)
 {
-  struct codec const *f = registry_find (from), *t = registry_find (to);
+  struct codec const *f = registry_lookup (from), *t = registry_lookup (to);
   struct decoder d;
   struct encoder e;
   ucs4_t *cp = malloc ((n + 1) * sizeof *cp);
@@ -289,6 +289,37 @@ random_two_byte (uint8_t *s, size_t n, unsigned int breakage)
     s[rng () % n] = odd[rng () % sizeof odd];
 }
 
+/* Fill S[0..N) with text like Russian prose: words of U+0410..U+044F
+   (and now and then U+0401, U+0451 or U+00AB), spaces, punctuation and
+   newlines, with BREAKAGE other things (U+20AC, which CP1251 has and
+   KOI8-R lacks, other 2- and 3-byte characters, broken bytes).  */
+static void
+random_cyrillic (uint8_t *s, size_t n, unsigned int breakage)
+{
+  static uint8_t const odd[] = { 0xE2, 0x82, 0xAC, 0xC2, 0xAB, 0xCE, 0xB1,
+                                 0xC3, 0xA9, 0xDF, 0xBF, 0xFF };
+  size_t i = 0;
+  unsigned int k;
+  while (i < n)
+    {
+      uint32_t r = rng ();
+      if (r % 16 == 0)
+        s[i++] = '\n';
+      else if (r % 16 < 4 || i + 2 > n)
+        s[i++] = (uint8_t) " .,;"[(r >> 8) % 4];
+      else
+        {
+          unsigned int c = 0x410 + (r >> 8) % 0x40;
+          if ((r >> 16) % 32 == 0)
+            c = (r >> 21) % 3 == 0 ? 0x401 : (r >> 21) % 3 == 1 ? 0x451 : 0xAB;
+          s[i++] = (uint8_t) (0xC0 | c >> 6);
+          s[i++] = (uint8_t) (0x80 | (c & 0x3F));
+        }
+    }
+  for (k = 0; n > 0 && k < breakage; k++)
+    s[rng () % n] = odd[rng () % sizeof odd];
+}
+
 /* How far the fast path from FROM to TO must get into S[0..N) with room
    CAP: up to the first character it does not take (see fast.c).  */
 static size_t
@@ -381,7 +412,7 @@ static bool
 check_fast_path (char const *from, char const *to, uint8_t const *s,
                  size_t n, size_t cap)
 {
-  struct codec const *f = registry_find (from), *t = registry_find (to);
+  struct codec const *f = registry_lookup (from), *t = registry_lookup (to);
   fast_fn *fast = fast_select (f, t);
   uint8_t *out = malloc (cap + 1), *ref;
   size_t used, produced, rlen, k;
@@ -464,7 +495,11 @@ test_fast_paths (char const *name)
     { "UTF-8", "UTF-16BE", "2-byte text" },
     { "UTF-8", "UTF-32LE", "2-byte text" },
     { "UTF-8", "UTF-32BE", "2-byte text" },
-    { "UTF-16LE", "UTF-8", "" }, { "UTF-16BE", "UTF-8", "" }
+    { "UTF-16LE", "UTF-8", "" }, { "UTF-16BE", "UTF-8", "" },
+    /* Code pages of iconv(3) made tables (iconv_table.c).  */
+    { "KOI8-R", "UTF-8", "" }, { "UTF-8", "KOI8-R", "Cyrillic text" },
+    { "UTF-8", "CP1251", "Cyrillic text" },
+    { "UTF-8", "ISO-8859-7", "2-byte text" }
   };
   uint8_t *buf = malloc (300 + 32);
   size_t k, n, a, failures, cases;
@@ -477,6 +512,7 @@ test_fast_paths (char const *name)
       bool sb_to = strncmp (to, "UTF", 3) != 0;
       bool u16 = strncmp (from, "UTF-16", 6) == 0;
       bool two = *pairs[k][2] != '\0';
+      bool cyr = strcmp (pairs[k][2], "Cyrillic text") == 0;
       failures = cases = 0;
       for (breakage = 0; breakage < 3; breakage++)
         for (n = 0; n <= 300; n++)
@@ -500,6 +536,8 @@ test_fast_paths (char const *name)
                   if (breakage && n >= 2)
                     s[rng () % n | 1] = 0xD8;
                 }
+              else if (cyr)
+                random_cyrillic (s, n, breakage);
               else if (two)
                 random_two_byte (s, n, breakage);
               else if (sb_from || sb_to)

@@ -1,4 +1,5 @@
-/* The iconv(3) bridge against iconv(3) itself (SPEC §4, §10).
+/* The iconv(3) bridge and tables against iconv(3) itself (SPEC §4, §10,
+   §14), both ways.
 
    For every charset that `iconv --list' names and that iconv(3) opens in
    both directions, random inputs with invalid bytes in them go through
@@ -14,7 +15,13 @@
    charset) encoded by iconv(3), so that shift sequences and characters
    held back occur, with bytes inserted that are often invalid; and
    plain random bytes; and inputs made of some of them, each twice, so
-   that characters repeat.  */
+   that characters repeat.
+
+   The other way, random UTF-8 text, mostly of characters the charset
+   holds, goes from UTF-8 to it under each policy, and must be what
+   iconv(3) gives from UTF-8 with the policy applied at each character
+   it cannot encode (iconv_model.h); again with texts that repeat, at
+   one buffer and at a small block size.  */
 
 #include <config.h>
 
@@ -41,6 +48,7 @@ enum
   SAMPLE = 512,                 /* Values a charset's random bytes give.  */
   POLICIES = 5,
   INPUTS = 20,                  /* Inputs per charset.  */
+  ENC_INPUTS = 6,               /* Texts to encode per charset.  */
   SHOWN = 8                     /* Mismatches described in full.  */
 };
 
@@ -171,12 +179,58 @@ make_text (char const *name, struct material const *m, uint8_t *in)
   return n;
 }
 
+/* Append the value C to OUT[*LEN] as UTF-8.  */
+static void
+put_utf8 (uint8_t *out, size_t *len, ucs4_t c)
+{
+  uint8_t *o = out + *len;
+  if (c < 0x80)
+    o[0] = (uint8_t) c, *len += 1;
+  else if (c < 0x800)
+    o[0] = (uint8_t) (0xC0 | c >> 6), o[1] = (uint8_t) (0x80 | (c & 0x3F)),
+      *len += 2;
+  else if (c < 0x10000)
+    o[0] = (uint8_t) (0xE0 | c >> 12),
+      o[1] = (uint8_t) (0x80 | (c >> 6 & 0x3F)),
+      o[2] = (uint8_t) (0x80 | (c & 0x3F)), *len += 3;
+  else
+    o[0] = (uint8_t) (0xF0 | c >> 18),
+      o[1] = (uint8_t) (0x80 | (c >> 12 & 0x3F)),
+      o[2] = (uint8_t) (0x80 | (c >> 6 & 0x3F)),
+      o[3] = (uint8_t) (0x80 | (c & 0x3F)), *len += 4;
+}
+
+/* Random UTF-8 text to encode, made of M and of the pool (so that some
+   characters cannot be encoded), into IN; its length.  */
+static size_t
+make_utf8 (struct material const *m, uint8_t *in)
+{
+  size_t len = 0, chars;
+  for (chars = 0; chars < 32; chars++)
+    {
+      ucs4_t c;
+      if (m->nsample > 0 && rng () % 4 != 0)
+        c = m->sample[rng () % m->nsample];
+      else
+        {
+          ucs4_t const *r = pool[rng () % COUNT (pool)];
+          c = r[0] + rng () % (r[1] - r[0] + 1);
+        }
+      /* Well-formed text, without a signature.  */
+      if ((0xD800 <= c && c < 0xE000) || c == 0xFEFF || 0x10FFFF < c)
+        continue;
+      put_utf8 (in, &len, c);
+    }
+  return len;
+}
+
 /* ------------------------------------------------------------------ */
 /* The comparison.  */
 
 struct tally
 {
   size_t charsets, skipped, compared[POLICIES], failed[POLICIES], shown;
+  size_t enc_compared[POLICIES], enc_failed[POLICIES];
 };
 
 static char const *const result_names[] = {
@@ -215,6 +269,66 @@ compare (struct tally *t, struct codec const *c, char const *name,
       sb_free (&got);
       sb_free (&want);
     }
+}
+
+/* Compare the pipeline and the model encoding the UTF-8 text IN[0..N)
+   to the codec C, NAME, under every policy, with the block size BS.  */
+static void
+compare_encode (struct tally *t, struct codec const *c, char const *name,
+                uint8_t const *in, size_t n, size_t bs)
+{
+  size_t k;
+  for (k = 0; k < POLICIES; k++)
+    {
+      struct sb want, got;
+      enum file_result want_res
+        = iconv_model_encode (name, c->flags, policies[k], in, n, &want);
+      enum file_result got_res
+        = iconv_pipeline_encode (in_fd, c, policies[k], in, n, bs, &got);
+      t->enc_compared[k]++;
+      if (got_res != want_res || got.len != want.len
+          || memcmp (got.s, want.s, got.len) != 0)
+        {
+          t->enc_failed[k]++;
+          if (t->shown++ < SHOWN)
+            diag ("to %s, %s, block size %zu, input (%zu) %s\n"
+                  "got  %s %s\nwant %s %s", name,
+                  policy_name (policies[k]), bs, n, hex (in, n),
+                  hex ((uint8_t const *) got.s, got.len),
+                  result_names[got_res],
+                  hex ((uint8_t const *) want.s, want.len),
+                  result_names[want_res]);
+        }
+      sb_free (&got);
+      sb_free (&want);
+    }
+}
+
+/* The encoding direction of the test of NAME, whose codec is C: texts
+   of its characters and others, then three of them each twice, since
+   the encoders keep what they have learned (iconv_memo.h).  */
+static void
+test_encoder (struct tally *t, struct codec const *c, char const *name,
+              struct material const *m)
+{
+  uint8_t in[MAX_INPUT], one[MAX_INPUT];
+  size_t i, n = 0, len;
+  for (i = 0; i < ENC_INPUTS; i++)
+    {
+      len = make_utf8 (m, one);
+      compare_encode (t, c, name, one, len, 65536);
+      if (i == 0)
+        compare_encode (t, c, name, one, len, 1 + rng () % 7);
+    }
+  for (i = 0; i < 3; i++)
+    {
+      len = make_utf8 (m, one);
+      memcpy (in + n, one, len);
+      memcpy (in + n + len, one, len);
+      n += 2 * len;
+    }
+  compare_encode (t, c, name, in, n, 65536);
+  compare_encode (t, c, name, in, n, 1 + rng () % 7);
 }
 
 /* The test of one charset NAME (iconv_bridge_names' callback).  */
@@ -269,6 +383,7 @@ test_charset (char const *name, void *arg)
     compare (t, c, name, in, n, 65536);
     compare (t, c, name, in, n, 1 + rng () % 3);
   }
+  test_encoder (t, c, name, &m);
 }
 
 int
@@ -297,6 +412,11 @@ main (void)
         "the bridge gives what iconv(3) gives, under %s (%zu of %zu "
         "conversions differ)", policy_name (policies[k]), t.failed[k],
         t.compared[k]);
+  for (k = 0; k < POLICIES; k++)
+    ok (t.enc_failed[k] == 0,
+        "the encoders give what iconv(3) gives from UTF-8, under %s (%zu of "
+        "%zu conversions differ)", policy_name (policies[k]),
+        t.enc_failed[k], t.enc_compared[k]);
   fclose (tmp);
   return done_testing ();
 }

@@ -127,11 +127,8 @@
 #include <errno.h>
 #include <iconv.h>
 #include <locale.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "c-ctype.h"
 #include "c-strcase.h"
@@ -139,6 +136,7 @@
 #include "xalloc.h"
 
 #include "iconv_memo.h"
+#include "iconv_table.h"
 #include "step.h"
 
 enum
@@ -161,6 +159,7 @@ struct bridge
   locale_t translit;            /* //TRANSLIT: the locale whose rules
                                    iconv() follows, or (locale_t) 0.  */
   struct memo_charset *charset; /* Whether the memo suits it.  */
+  struct enc_memo *enc;         /* What its encoders learned.  */
   struct bridge *next;          /* All bridges, to find them again.  */
 };
 
@@ -204,6 +203,9 @@ struct handle
   struct memo memo;
   bool memo_on;
   struct memo_charset *charset;
+  /* Encoding: whether the encoders' memo may be read and written (while
+     the encoder has shown no state).  */
+  bool enc_on;
 };
 
 static iconv_t
@@ -262,7 +264,61 @@ bridge_decoder_close (struct decoder *d)
 static void
 bridge_encoder_open (struct encoder *e)
 {
-  e->impl = open_handle (bridge_of (e->codec)->to_name, "UTF-32LE");
+  struct bridge const *b = bridge_of (e->codec);
+  struct handle *h = open_handle (b->to_name, "UTF-32LE");
+  e->impl = h;
+  /* Not for a Unicode form (a BOM written once, UTF-7's base64), nor
+     with //TRANSLIT; and only for a charset whose decoder keeps no
+     state as far as the probe can tell.  */
+  if ((b->sc.codec.flags & CODEC_UNICODE) || b->translit
+      || b->to_name != b->name)
+    return;
+  if (!b->charset->decided)
+    memo_probe_charset (b->charset, b->name);
+  h->enc_on = b->charset->suits;
+}
+
+/* The running encoder of H, from where the encoders' memo may be read,
+   encoded C to OUT[0..LEN) (ERR: iconv()'s errno, 0 for none): note
+   that in the memo of B when a probe, from its initial state, encodes
+   C twice to those bytes twice, with nothing to flush after, or finds
+   C unencodable as well; anything else means the encoder keeps state
+   (a shift, a character held back to combine), and its memo is not
+   used any more.  */
+static void
+enc_learn (struct bridge const *b, struct handle *h, ucs4_t c,
+           uint8_t const *out, size_t len, int err)
+{
+  uint8_t in[8], tmp[4 * MAX_ENCODED];
+  size_t used, bytes, k;
+  int perr;
+
+  if (h->probe == (iconv_t) -1)
+    h->probe = xiconv_open (b->to_name, "UTF-32LE");
+  else
+    iconv (h->probe, NULL, NULL, NULL, NULL);
+  for (k = 0; k < 8; k++)
+    in[k] = (uint8_t) (c >> (8 * (k % 4)));
+  bytes = bridge_convert (h->probe, in, sizeof in, tmp, sizeof tmp, &used,
+                          &perr);
+  if (err != 0 && perr != 0 && used == 0 && bytes == 0)
+    enc_memo_put (b->enc, c, NULL, 0, true);
+  else if (err == 0 && perr == 0 && 0 < len && len <= ENC_MAX_BYTES
+           && bytes == 2 * len && memcmp (tmp, out, len) == 0
+           && memcmp (tmp + len, out, len) == 0)
+    {
+      char *op = (char *) tmp;
+      size_t ol = sizeof tmp;
+      iconv (h->probe, NULL, NULL, &op, &ol);
+      if (ol == sizeof tmp)
+        enc_memo_put (b->enc, c, out, len, false);
+      else
+        h->enc_on = false;
+    }
+  else
+    h->enc_on = false;
+  if (!h->enc_on)
+    b->enc->stateful = true;
 }
 
 static void
@@ -657,7 +713,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
                size_t *outlen, size_t cap)
 {
   struct bridge const *b = bridge_of (e->codec);
-  iconv_t cd = ((struct handle *) e->impl)->cd;
+  struct handle *h = e->impl;
+  iconv_t cd = h->cd;
   size_t i, count = *n, o = *outlen;
   enum encode_status status = ENCODE_INPUT_EMPTY;
   /* //TRANSLIT: C.UTF-8's rules while this call lasts.  */
@@ -665,11 +722,20 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
 
   for (i = 0; i < count; i++)
     {
-      ucs4_t c = cp[i];
+      ucs4_t c;
       uint8_t buf[4];
       size_t used, bytes;
       int err;
 
+      /* What the memo knows, in a loop of its own.  */
+      if (h->enc_on && enc_memo_run (b->enc, cp, &i, count, out, &o, cap))
+        {
+          status = ENCODE_UNENCODABLE;
+          break;
+        }
+      if (i == count)
+        break;
+      c = cp[i];
       if (cap - o < MAX_ENCODED)
         {
           status = ENCODE_OUTPUT_FULL;
@@ -701,6 +767,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           status = ENCODE_OUTPUT_FULL;
           break;
         }
+      if (h->enc_on)
+        enc_learn (b, h, c, out + o - bytes, bytes, err);
       if (err != 0)
         {
           /* EILSEQ or EINVAL: iconv() cannot encode C.  */
@@ -794,6 +862,17 @@ iconv_bridge_find (char const *name, bool translit,
   upper = xmalloc (len + 1);
   for (k = 0; k <= len; k++)
     upper[k] = (char) c_toupper (name[k]);
+  /* A single-byte charset is a table (iconv_table.c), unless the
+     encoder transliterates, which iconv(3) does at each call.  */
+  if (!translit)
+    {
+      struct codec const *t = iconv_table_find (upper);
+      if (t)
+        {
+          free (upper);
+          return t;
+        }
+    }
   to_name = upper;
   if (translit)
     {
@@ -815,6 +894,7 @@ iconv_bridge_find (char const *name, bool translit,
   b->exact = exact;
   b->translit = translit ? translit_locale () : (locale_t) 0;
   b->charset = xzalloc (sizeof *b->charset);
+  b->enc = xzalloc (sizeof *b->enc);
   b->sc.codec.name = upper;
   b->sc.codec.aliases = no_aliases;
   b->sc.codec.decode = bridge_decode;
@@ -832,160 +912,17 @@ iconv_bridge_find (char const *name, bool translit,
   return &b->sc.codec;
 }
 
-/* What iconv_bridge_list prints, and which names.  */
-struct list_filter
+struct enc_memo const *
+iconv_bridge_enc_memo (struct codec const *c)
 {
-  FILE *out;
-  bool (*keep) (char const *, void *);
-  void *arg;
-};
-
-#ifdef _LIBICONV_VERSION
-
-/* GNU libiconv lists its names with iconvlist().  */
-
-static int
-list_one (unsigned int count, char const *const *names, void *data)
-{
-  struct list_filter const *lf = data;
-  unsigned int k;
-  bool any = false;
-  for (k = 0; k < count; k++)
-    if (lf->keep (names[k], lf->arg))
-      {
-        fprintf (lf->out, "%s%s", any ? " " : "", names[k]);
-        any = true;
-      }
-  if (any)
-    putc ('\n', lf->out);
-  return 0;
+  struct bridge *b;
+  for (b = bridges; b; b = b->next)
+    if (&b->sc.codec == c)
+      break;
+  if (!b || (c->flags & CODEC_UNICODE) || b->translit
+      || b->to_name != b->name)
+    return NULL;
+  if (!b->charset->decided)
+    memo_probe_charset (b->charset, b->name);
+  return b->charset->suits ? b->enc : NULL;
 }
-
-bool
-iconv_bridge_list (FILE *out, bool (*keep) (char const *, void *),
-                   void *arg)
-{
-  struct list_filter lf = { out, keep, arg };
-  fputs ("Encodings from iconv(3) (GNU libiconv):\n", out);
-  iconvlist (list_one, &lf);
-  return true;
-}
-
-struct name_fn
-{
-  void (*fn) (char const *, void *);
-  void *arg;
-};
-
-static int
-names_one (unsigned int count, char const *const *names, void *data)
-{
-  struct name_fn const *nf = data;
-  unsigned int k;
-  for (k = 0; k < count; k++)
-    nf->fn (names[k], nf->arg);
-  return 0;
-}
-
-bool
-iconv_bridge_names (void (*fn) (char const *name, void *arg), void *arg)
-{
-  struct name_fn nf;
-  nf.fn = fn;
-  nf.arg = arg;
-  iconvlist (names_one, &nf);
-  return true;
-}
-
-#else
-
-/* glibc has no API for its list: run "iconv --list", whose output to a
-   pipe is one name a line, each ending in "//".  */
-
-extern char **environ;
-
-/* Run "iconv --list" and call FN with each name and ARG; say why it
-   failed unless QUIET.  */
-static bool
-read_names (void (*fn) (char const *, void *), void *arg, bool quiet)
-{
-  char *argv[] = { (char *) "iconv", (char *) "--list", NULL };
-  posix_spawn_file_actions_t actions;
-  int fds[2], status, e;
-  pid_t pid;
-  FILE *in;
-  char line[256];
-  bool ok;
-
-  if (pipe (fds) != 0)
-    {
-      if (!quiet)
-        error (0, errno, "cannot list iconv(3)'s encodings");
-      return false;
-    }
-  posix_spawn_file_actions_init (&actions);
-  posix_spawn_file_actions_adddup2 (&actions, fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addclose (&actions, fds[0]);
-  posix_spawn_file_actions_addclose (&actions, fds[1]);
-  e = posix_spawnp (&pid, "iconv", &actions, NULL, argv, environ);
-  posix_spawn_file_actions_destroy (&actions);
-  close (fds[1]);
-  if (e != 0)
-    {
-      close (fds[0]);
-      if (!quiet)
-        error (0, e, "cannot list iconv(3)'s encodings: cannot run "
-               "'iconv --list'");
-      return false;
-    }
-  in = fdopen (fds[0], "r");
-  if (!in)
-    xalloc_die ();
-  while (fgets (line, sizeof line, in))
-    {
-      size_t len = strcspn (line, "\n");
-      line[len] = '\0';
-      while (len > 0 && (line[len - 1] == '/' || line[len - 1] == ','))
-        line[--len] = '\0';
-      if (len > 0)
-        fn (line, arg);
-    }
-  fclose (in);
-  ok = waitpid (pid, &status, 0) == pid && WIFEXITED (status)
-       && WEXITSTATUS (status) == 0;
-  if (!ok && !quiet)
-    error (0, 0, "cannot list iconv(3)'s encodings: 'iconv --list' failed");
-  return ok;
-}
-
-static void
-print_name (char const *name, void *data)
-{
-  struct list_filter const *lf = data;
-  if (lf->keep (name, lf->arg))
-    fprintf (lf->out, "%s\n", name);
-}
-
-bool
-iconv_bridge_list (FILE *out, bool (*keep) (char const *, void *),
-                   void *arg)
-{
-  struct list_filter lf = { out, keep, arg };
-  fputs ("Encodings from iconv(3) ("
-#ifdef __GLIBC__
-         "glibc"
-#else
-         "the C library"
-#endif
-         ", as listed by 'iconv --list'):\n", out);
-  fflush (out);
-  return read_names (print_name, &lf, false);
-}
-
-bool
-iconv_bridge_names (void (*fn) (char const *name, void *arg), void *arg)
-{
-  return read_names (fn, arg, true);
-}
-
-#endif

@@ -17,6 +17,13 @@
 struct codec const *iconv_bridge_find (char const *name, bool translit,
                                        struct codec const *exact);
 
+struct enc_memo;
+
+/* The encoders' memo of the bridged codec C (iconv_memo.h), which the
+   fast path from UTF-8 reads while its `stateful' is false; NULL when C
+   is no bridge or its encoders never use one.  */
+struct enc_memo const *iconv_bridge_enc_memo (struct codec const *c);
+
 /* Print a heading saying where they come from, then the names iconv(3)
    offers for which KEEP (called with the name and ARG) is true, one a
    line (GNU libiconv: the names of one charset on one line).  Returns

@@ -304,3 +304,37 @@ memo_free (struct memo *m)
   m->node = NULL;
   m->nodes = m->alloc = 0;
 }
+
+uint64_t
+enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s, size_t len,
+              bool none)
+{
+  uint64_t v = ENC_NONE;
+  size_t k;
+  if (0x10FFFF < c)
+    return v;
+  if (!none)
+    {
+      v = len;
+      for (k = 0; k < len; k++)
+        v |= (uint64_t) s[k] << (8 + 8 * k);
+    }
+  if (!m->page)
+    m->page = xcalloc (ENC_PAGES, sizeof *m->page);
+  if (!m->page[c >> 8])
+    m->page[c >> 8] = xcalloc (256, sizeof **m->page);
+  m->page[c >> 8][c & 0xFF] = v;
+  return v;
+}
+
+void
+enc_memo_free (struct enc_memo *m)
+{
+  size_t k;
+  if (!m->page)
+    return;
+  for (k = 0; k < ENC_PAGES; k++)
+    free (m->page[k]);
+  free (m->page);
+  m->page = NULL;
+}

@@ -111,4 +111,88 @@ size_t memo_decode (struct memo const *m, struct decoder *d,
 
 void memo_free (struct memo *m);
 
+/* The encoders' memo: what iconv(3) encodes each character to, once
+   asked, for the encoders that keep no state (iconv_table.c's, and the
+   bridge's for a stateless charset, iconv_bridge.c).  Pages of 256
+   entries, made as they are needed; an entry is 0 (not known yet),
+   ENC_NONE (iconv(3) cannot encode it), or the length of its bytes in
+   the low 4 bits and the bytes from bit 8 on.  */
+enum
+{
+  ENC_MAX_BYTES = 6,
+  ENC_NONE = 0xF,
+  ENC_PAGES = 0x110000 >> 8
+};
+
+struct enc_memo
+{
+  uint64_t **page;              /* ENC_PAGES pointers, or NULL.  */
+  bool stateful;                /* An encoder of the charset has shown
+                                   state: no fast path reads it.  */
+};
+
+/* What M knows of C: 0 when nothing.  */
+static inline uint64_t
+enc_memo_get (struct enc_memo const *m, ucs4_t c)
+{
+  uint64_t const *pg;
+  if (0x10FFFF < c || !m->page)
+    return 0;
+  pg = m->page[c >> 8];
+  return pg ? pg[c & 0xFF] : 0;
+}
+
+/* Write the bytes of the known entry V to OUT; their number, or -1 for
+   ENC_NONE.  */
+static inline int
+enc_memo_write (uint64_t v, uint8_t *out)
+{
+  unsigned int len = (unsigned int) (v & 0xF), k;
+  if (len == ENC_NONE)
+    return -1;
+  for (k = 0; k < len; k++)
+    out[k] = (uint8_t) (v >> (8 + 8 * k));
+  return (int) len;
+}
+
+/* Encode CP[*I..N) with what M knows into OUT from *O, while OUT has
+   MAX_ENCODED bytes of room below CAP, and move *I and *O past them.
+   Stops at a value M does not know (*I < N), or returns true at one
+   that M knows cannot be encoded.  */
+static inline bool
+enc_memo_run (struct enc_memo const *m, ucs4_t const *cp, size_t *i,
+              size_t n, uint8_t *out, size_t *o, size_t cap)
+{
+  size_t k = *i, w = *o;
+  bool none = false;
+  if (!m->page)
+    return false;
+  while (k < n && cap - w >= MAX_ENCODED)
+    {
+      ucs4_t c = cp[k];
+      uint64_t const *pg = c <= 0x10FFFF ? m->page[c >> 8] : NULL;
+      uint64_t v = pg ? pg[c & 0xFF] : 0;
+      unsigned int len = (unsigned int) (v & 0xF), j;
+      if (v == 0 || len == ENC_NONE)
+        {
+          none = v != 0;
+          break;
+        }
+      for (j = 0; j < len; j++)
+        out[w + j] = (uint8_t) (v >> (8 + 8 * j));
+      w += len;
+      k++;
+    }
+  *i = k;
+  *o = w;
+  return none;
+}
+
+/* Note in M that C encodes to S[0..LEN) (LEN <= ENC_MAX_BYTES), or
+   cannot be encoded when NONE; returns the entry.  */
+uint64_t enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s,
+                       size_t len, bool none);
+
+void enc_memo_free (struct enc_memo *m);
+
 #endif

@@ -1,0 +1,301 @@
+"""The legacy code page cases of bench/run (issue 19): utf8conv against
+glibc iconv(1) (and ICU uconv beside) on code pages that are not built in.
+
+Targets, each a paired ratio (utf8conv's time / iconv's, the median of
+the ratios of runs taken back to back):
+  - decode CP1250, CP1251, CP1253, CP866, KOI8-R, ISO-8859-2, ISO-8859-5
+    to UTF-8: at most 0.40 each;
+  - encode UTF-8 to CP1250, CP1251, CP866, KOI8-R, ISO-8859-7: at most
+    0.50 each;
+  - decode and encode Shift_JIS, GB18030, Big5, EUC-KR: at most 0.85;
+  - utf8conv -f KOI8-R on a 6-byte file starts about as fast as cat.
+With --legacy-all, every name of `iconv -l` both ways on a small file
+made of its own characters, and the 10 worst ratios.
+
+The text is generated with fixed seeds: words of the code page's own
+letters (mixed with ASCII letters for the Latin scripts), and for the
+CJK code pages characters of their repertoire with a Zipf-like
+frequency, so that common characters repeat as in real text.  The
+legacy files are made by iconv(1) from the UTF-8 ones."""
+
+import os
+import random
+import statistics
+import subprocess
+import time
+
+DEVNULL_W = os.open(os.devnull, os.O_WRONLY)
+
+# name, Python codec, kind of text, decode target, encode target
+SINGLE = [
+    ('CP1250', 'cp1250', 'latin', 0.40, 0.50),
+    ('CP1251', 'cp1251', 'high', 0.40, 0.50),
+    ('CP1253', 'cp1253', 'high', 0.40, None),
+    ('CP866', 'cp866', 'high', 0.40, 0.50),
+    ('KOI8-R', 'koi8_r', 'high', 0.40, 0.50),
+    ('ISO-8859-2', 'iso8859_2', 'latin', 0.40, None),
+    ('ISO-8859-5', 'iso8859_5', 'high', 0.40, None),
+    ('ISO-8859-7', 'iso8859_7', 'high', None, 0.50),
+]
+
+MULTI = [
+    ('SHIFT_JIS', 'shift_jis', [(0x3041, 0x3093), (0x30A1, 0x30F6),
+                                (0x4E00, 0x9FA0)]),
+    ('GB18030', 'gb18030', [(0x4E00, 0x9FA0)]),
+    ('BIG5', 'big5', [(0x4E00, 0x9FA0)]),
+    ('EUC-KR', 'euc_kr', [(0xAC00, 0xD7A3), (0x4E00, 0x9FA0)]),
+]
+
+
+def timed(argv):
+    t0 = time.perf_counter()
+    code = subprocess.call(argv, stdout=DEVNULL_W, stderr=DEVNULL_W)
+    return time.perf_counter() - t0, code
+
+
+def cpu_timed(argv):
+    """The CPU time (user and system) ARGV takes, which a loaded machine
+    disturbs less than the wall time."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.dup2(DEVNULL_W, 1)
+            os.dup2(DEVNULL_W, 2)
+            os.execvp(argv[0], argv)
+        finally:
+            os._exit(127)
+    _, status, ru = os.wait4(pid, 0)
+    return ru.ru_utime + ru.ru_stime, status
+
+
+def single_text(codec, kind, size, seed):
+    """UTF-8 text of words of CODEC's letters, about SIZE bytes."""
+    rng = random.Random(seed)
+    high = [bytes([b]).decode(codec, 'replace') for b in range(0x80, 0x100)]
+    high = [c for c in high if c.isalpha()]
+    low = [chr(c) for c in range(ord('a'), ord('z') + 1)]
+    words = []
+    for _ in range(3000):
+        n = rng.randint(2, 9)
+        if kind == 'latin':
+            w = ''.join(rng.choice(high) if rng.random() < 0.12
+                        else rng.choice(low) for _ in range(n))
+        else:
+            w = ''.join(rng.choice(high) for _ in range(n))
+        words.append(w)
+    weights = [1.0 / (k + 1) for k in range(len(words))]
+    out, total = [], 0
+    while total < size:
+        line = ' '.join(rng.choices(words, weights, k=12)) + rng.choice(
+            '.,;!?') + '\n'
+        out.append(line)
+        total += len(line.encode('utf-8'))
+    return ''.join(out)
+
+
+def multi_text(codec, ranges, size, seed):
+    """UTF-8 text of CODEC's characters in RANGES, Zipf-like."""
+    rng = random.Random(seed)
+    chars = []
+    for lo, hi in ranges:
+        for c in range(lo, hi + 1):
+            try:
+                chr(c).encode(codec)
+                chars.append(chr(c))
+            except UnicodeEncodeError:
+                pass
+    rng.shuffle(chars)
+    chars = chars[:4000]
+    weights = [1.0 / (k + 1) for k in range(len(chars))]
+    out, total = [], 0
+    while total < size:
+        line = ''.join(rng.choices(chars, weights, k=40)) + '\u3002 12, ab\n'
+        out.append(line)
+        total += len(line.encode('utf-8'))
+    return ''.join(out)
+
+
+def write_pair(cache, name, text, log):
+    """NAME.utf8 and NAME.legacy in CACHE (kept); their paths."""
+    u8 = os.path.join(cache, 'legacy-%s.utf8' % name)
+    lg = os.path.join(cache, 'legacy-%s.legacy' % name)
+    if not (os.path.exists(u8) and os.path.exists(lg)):
+        log('writing %s' % lg)
+        with open(u8, 'w', encoding='utf-8') as f:
+            f.write(text())
+        # What glibc cannot encode (Python's codecs know a few more) is
+        # left out, and the UTF-8 file made again from the result.
+        with open(lg, 'wb') as f:
+            subprocess.run(['iconv', '-c', '-f', 'UTF-8', '-t', name, u8],
+                           stdout=f, stderr=DEVNULL_W)
+        with open(u8, 'wb') as f:
+            subprocess.run(['iconv', '-f', name, '-t', 'UTF-8', lg],
+                           stdout=f, check=True)
+    return u8, lg
+
+
+def paired(cmds, runs, clock=timed):
+    """Median times of CMDS (name -> argv, first is the reference) and the
+    median of the per-run ratios of each to the reference."""
+    names = list(cmds)
+    times = {k: [] for k in names}
+    for r in range(runs):
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            t, code = clock(cmds[k])
+            times[k].append(t if code == 0 else float('nan'))
+    ref = names[0]
+    ratio = {k: statistics.median(a / b for a, b in zip(times[k], times[ref]))
+             for k in names}
+    return {k: statistics.median(v) for k, v in times.items()}, ratio
+
+
+def same_output(a, b):
+    x = subprocess.run(a, capture_output=True).stdout
+    y = subprocess.run(b, capture_output=True).stdout
+    return x == y
+
+
+def instructions(argv, path, empty, ir):
+    """Instructions per byte of ARGV on PATH (start-up subtracted)."""
+    if ir is None:
+        return None
+    a, b = ir(argv + [path]), ir(argv + [empty])
+    if a is None or b is None:
+        return None
+    return (a - b) / os.path.getsize(path)
+
+
+def slice_of(path, n=1 << 20):
+    """The first N bytes of PATH, cut at a line end (safe in every code
+    page here: 0A is only LF)."""
+    sl = path + '.1m'
+    if not os.path.exists(sl):
+        with open(path, 'rb') as f:
+            data = f.read(n)
+        with open(sl, 'wb') as f:
+            f.write(data[:data.rfind(b'\n') + 1])
+    return sl
+
+
+def row(label, med, ratio, target, ipb, check):
+    r = ratio['utf8conv']
+    mark = '' if target is None else (' ✓' if r <= target else ' ✗')
+    uc = ('%.2f' % ratio['uconv']) if 'uconv' in ratio else '–'
+    ips = ' / '.join('–' if v is None else '%.1f' % v for v in ipb)
+    return '| %s | %.3f | %.3f | **%.2f**%s | %s | %s | %s | %s |' % (
+        label, med['iconv'], med['utf8conv'], r, mark,
+        '–' if target is None else '≤ %.2f' % target, uc, ips, check)
+
+
+def goal_rows(cache, u8c, runs, size, log, which, ir):
+    lines = ['| case | iconv s | utf8conv s | ratio | target | uconv ratio '
+             '| instr/B utf8conv / iconv | output = iconv |',
+             '|---|---|---|---|---|---|---|---|']
+    empty = os.path.join(cache, 'empty')
+    open(empty, 'wb').close()
+    cases = []
+    for k, (name, codec, kind, dt, et) in enumerate(SINGLE):
+        u8, lg = write_pair(cache, name, lambda: single_text(
+            codec, kind, size, 100 + k), log)
+        cases.append((name, u8, lg, dt, et))
+    for k, (name, codec, ranges) in enumerate(MULTI):
+        u8, lg = write_pair(cache, name, lambda: multi_text(
+            codec, ranges, size, 200 + k), log)
+        cases.append((name, u8, lg, 0.85, 0.85))
+    for name, u8, lg, dt, et in cases:
+        for direction, src, frm, to, target in (
+                ('decode', lg, name, 'UTF-8', dt),
+                ('encode', u8, 'UTF-8', name, et)):
+            if target is None:
+                continue
+            cmds = {'iconv': ['iconv', '-f', frm, '-t', to, src],
+                    'utf8conv': [u8c, '-f', frm, '-t', to, src]}
+            if which('uconv'):
+                cmds['uconv'] = ['uconv', '-f', frm, '-t', to, src]
+            check = 'ok' if same_output(cmds['iconv'], cmds['utf8conv']) \
+                else 'MISMATCH'
+            med, ratio = paired(cmds, runs)
+            sl = slice_of(src)
+            ipb = [instructions([u8c, '-f', frm, '-t', to], sl, empty, ir),
+                   instructions(['iconv', '-f', frm, '-t', to], sl, empty,
+                                ir)]
+            label = '%s %s (%.0f MiB)' % (
+                direction, '%s→UTF-8' % name if direction == 'decode'
+                else 'UTF-8→%s' % name, os.path.getsize(src) / (1 << 20))
+            lines.append(row(label, med, ratio, target, ipb, check))
+            log('   ' + lines[-1])
+    return lines
+
+
+def startup_rows(cache, u8c, log, ir):
+    tiny = os.path.join(cache, 'legacy-tiny.koi8r')
+    with open(tiny, 'wb') as f:
+        f.write(b'\xf0\xd2\xc9\xd7\xc5\n')
+    cmds = {'cat': ['cat', tiny], 'utf8conv': [u8c, '-f', 'KOI8-R', tiny],
+            'iconv': ['iconv', '-f', 'KOI8-R', '-t', 'UTF-8', tiny]}
+    med, _ = paired(cmds, 60)
+    lines = ['', '| 6-byte KOI8-R file | median ms | instructions |',
+             '|---|---|---|']
+    for k in cmds:
+        n = ir(cmds[k]) if ir else None
+        lines.append('| %s | %.2f | %s |' % (' '.join(
+            os.path.basename(a) for a in cmds[k][:-1]), 1000 * med[k],
+            '–' if n is None else '{:,}'.format(n)))
+    log('\n'.join(lines))
+    return lines
+
+
+def all_rows(cache, u8c, log, runs=5):
+    """Every name of iconv -l, both ways, on a file of its own characters
+    (what 512 KiB of random bytes decode to): CPU times, the 10 worst
+    ratios."""
+    names = subprocess.run(['iconv', '-l'], capture_output=True,
+                           text=True).stdout.split()
+    names = [n.rstrip('/,') for n in names if n.rstrip('/,')]
+    rng = random.Random(7)
+    noise = bytes(rng.randrange(256) for _ in range(1 << 19))
+    src = os.path.join(cache, 'legacy-all.noise')
+    with open(src, 'wb') as f:
+        f.write(noise)
+    res = []
+    for name in names:
+        u8 = os.path.join(cache, 'legacy-all.utf8')
+        lg = os.path.join(cache, 'legacy-all.legacy')
+        # The charset's own characters: what random bytes decode to.
+        with open(u8, 'wb') as f:
+            subprocess.run(['iconv', '-c', '-f', name, '-t', 'UTF-8', src],
+                           stdout=f, stderr=DEVNULL_W)
+        with open(lg, 'wb') as f:
+            if subprocess.run(['iconv', '-f', 'UTF-8', '-t', name, u8],
+                              stdout=f, stderr=DEVNULL_W).returncode != 0:
+                continue
+        for direction, path, frm, to in (('decode', lg, name, 'UTF-8'),
+                                         ('encode', u8, 'UTF-8', name)):
+            cmds = {'iconv': ['iconv', '-f', frm, '-t', to, path],
+                    'utf8conv': [u8c, '-f', frm, '-t', to, path]}
+            med, ratio = paired(cmds, runs, cpu_timed)
+            res.append((ratio['utf8conv'], direction, name, med))
+    res = [r for r in res if r[0] == r[0]]
+    res.sort(reverse=True)
+    slower = sum(1 for r in res if r[0] > 1.0)
+    lines = ['', '%d conversions (%d names, both ways) on what 512 KiB of '
+             'random bytes decode to with -c (CPU time, median of %d); %d '
+             'slower than iconv(1). The 10 worst:'
+             % (len(res), len(names), runs, slower), '',
+             '| direction | charset | iconv CPU ms | utf8conv CPU ms | ratio |',
+             '|---|---|---|---|---|']
+    for r, direction, name, med in res[:10]:
+        lines.append('| %s | %s | %.1f | %.1f | %.2f |' % (
+            direction, name, 1000 * med['iconv'], 1000 * med['utf8conv'], r))
+    log('\n'.join(lines))
+    return lines
+
+
+def run(cache, u8c, runs, size, log, which, ir, every=False):
+    """Time the cases; return the markdown lines."""
+    os.makedirs(cache, exist_ok=True)
+    lines = goal_rows(cache, u8c, runs, size, log, which, ir)
+    lines += startup_rows(cache, u8c, log, ir)
+    if every:
+        lines += all_rows(cache, u8c, log)
+    return lines

@@ -1,0 +1,176 @@
+/* The names iconv(3) offers, for --list and for suggestions
+   (iconv_bridge.h): GNU libiconv lists them with iconvlist(); glibc has
+   no API for its list, so "iconv --list" is run.  */
+
+#include <config.h>
+
+#include "iconv_bridge.h"
+
+#include <errno.h>
+#include <iconv.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "xalloc.h"
+
+/* What iconv_bridge_list prints, and which names.  */
+struct list_filter
+{
+  FILE *out;
+  bool (*keep) (char const *, void *);
+  void *arg;
+};
+
+#ifdef _LIBICONV_VERSION
+
+/* GNU libiconv lists its names with iconvlist().  */
+
+static int
+list_one (unsigned int count, char const *const *names, void *data)
+{
+  struct list_filter const *lf = data;
+  unsigned int k;
+  bool any = false;
+  for (k = 0; k < count; k++)
+    if (lf->keep (names[k], lf->arg))
+      {
+        fprintf (lf->out, "%s%s", any ? " " : "", names[k]);
+        any = true;
+      }
+  if (any)
+    putc ('\n', lf->out);
+  return 0;
+}
+
+bool
+iconv_bridge_list (FILE *out, bool (*keep) (char const *, void *),
+                   void *arg)
+{
+  struct list_filter lf = { out, keep, arg };
+  fputs ("Encodings from iconv(3) (GNU libiconv):\n", out);
+  iconvlist (list_one, &lf);
+  return true;
+}
+
+struct name_fn
+{
+  void (*fn) (char const *, void *);
+  void *arg;
+};
+
+static int
+names_one (unsigned int count, char const *const *names, void *data)
+{
+  struct name_fn const *nf = data;
+  unsigned int k;
+  for (k = 0; k < count; k++)
+    nf->fn (names[k], nf->arg);
+  return 0;
+}
+
+bool
+iconv_bridge_names (void (*fn) (char const *name, void *arg), void *arg)
+{
+  struct name_fn nf;
+  nf.fn = fn;
+  nf.arg = arg;
+  iconvlist (names_one, &nf);
+  return true;
+}
+
+#else
+
+/* glibc has no API for its list: run "iconv --list", whose output to a
+   pipe is one name a line, each ending in "//".  */
+
+extern char **environ;
+
+/* Run "iconv --list" and call FN with each name and ARG; say why it
+   failed unless QUIET.  */
+static bool
+read_names (void (*fn) (char const *, void *), void *arg, bool quiet)
+{
+  char *argv[] = { (char *) "iconv", (char *) "--list", NULL };
+  posix_spawn_file_actions_t actions;
+  int fds[2], status, e;
+  pid_t pid;
+  FILE *in;
+  char line[256];
+  bool ok;
+
+  if (pipe (fds) != 0)
+    {
+      if (!quiet)
+        error (0, errno, "cannot list iconv(3)'s encodings");
+      return false;
+    }
+  posix_spawn_file_actions_init (&actions);
+  posix_spawn_file_actions_adddup2 (&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose (&actions, fds[0]);
+  posix_spawn_file_actions_addclose (&actions, fds[1]);
+  e = posix_spawnp (&pid, "iconv", &actions, NULL, argv, environ);
+  posix_spawn_file_actions_destroy (&actions);
+  close (fds[1]);
+  if (e != 0)
+    {
+      close (fds[0]);
+      if (!quiet)
+        error (0, e, "cannot list iconv(3)'s encodings: cannot run "
+               "'iconv --list'");
+      return false;
+    }
+  in = fdopen (fds[0], "r");
+  if (!in)
+    xalloc_die ();
+  while (fgets (line, sizeof line, in))
+    {
+      size_t len = strcspn (line, "\n");
+      line[len] = '\0';
+      while (len > 0 && (line[len - 1] == '/' || line[len - 1] == ','))
+        line[--len] = '\0';
+      if (len > 0)
+        fn (line, arg);
+    }
+  fclose (in);
+  ok = waitpid (pid, &status, 0) == pid && WIFEXITED (status)
+       && WEXITSTATUS (status) == 0;
+  if (!ok && !quiet)
+    error (0, 0, "cannot list iconv(3)'s encodings: 'iconv --list' failed");
+  return ok;
+}
+
+static void
+print_name (char const *name, void *data)
+{
+  struct list_filter const *lf = data;
+  if (lf->keep (name, lf->arg))
+    fprintf (lf->out, "%s\n", name);
+}
+
+bool
+iconv_bridge_list (FILE *out, bool (*keep) (char const *, void *),
+                   void *arg)
+{
+  struct list_filter lf = { out, keep, arg };
+  fputs ("Encodings from iconv(3) ("
+#ifdef __GLIBC__
+         "glibc"
+#else
+         "the C library"
+#endif
+         ", as listed by 'iconv --list'):\n", out);
+  fflush (out);
+  return read_names (print_name, &lf, false);
+}
+
+bool
+iconv_bridge_names (void (*fn) (char const *name, void *arg), void *arg)
+{
+  return read_names (fn, arg, true);
+}
+
+#endif
