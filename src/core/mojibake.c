@@ -32,13 +32,31 @@ struct item
   uint8_t bn[MOJI_BEFORE_MAX];          /* and input bytes.  */
 };
 
+/* What a completed sequence of images is: mojibake to repair, clean
+   text to leave as it stands, or a question that the character after
+   it answers: whether it goes on with damaged text (an image of a
+   lead: then it is mojibake) or with a Latin letter.  */
+enum verdict
+{
+  V_TEXT,
+  V_REPAIR,
+  V_TEXT_UNLESS_LEAD_NEXT,
+  V_TEXT_IF_LETTER_NEXT
+};
+
 struct level
 {
   struct item held[3];
   uint8_t img[4];
   unsigned int nheld;
+  /* When not 0, HELD is a complete sequence that stands for this
+     character if the next character allows; ASK says how it asks.  */
+  ucs4_t pending;
+  enum verdict ask;
   ucs4_t last;                  /* The last character passed on.  */
-  ucs4_t before_lead;           /* The one passed on before HELD[0].  */
+  ucs4_t before_lead;           /* The one passed on before HELD[0], */
+  bool last_restored;           /* whether LAST was restored, */
+  bool lead_after_repair;       /* and whether BEFORE_LEAD was.  */
 };
 
 struct mojibake
@@ -130,37 +148,60 @@ latin_capital (ucs4_t c)
   return ('A' <= c && c <= 'Z') || (0xC0 <= c && c <= 0xDE && c != 0xD7);
 }
 
-/* Whether the byte B is CP1252's ellipsis or a quotation mark: ‘ ’ “ ”
-   ‹ › « ».  */
+/* Whether the byte B is CP1252's image of punctuation that follows a
+   word: a no-break space, an ellipsis, a quotation mark (‘ ’ “ ” ‹ ›
+   « ») or a dash (– —).  */
 static bool
-closing_mark (uint8_t b)
+trailing_mark (uint8_t b)
 {
-  return (b == 0x85 || (0x91 <= b && b <= 0x94) || b == 0x8B || b == 0x9B
-          || b == 0xAB || b == 0xBB);
+  return (b == 0xA0 || b == 0x85 || (0x91 <= b && b <= 0x94) || b == 0x96
+          || b == 0x97 || b == 0xAB || b == 0xBB);
 }
 
+
 /* Whether the sequence of images IMG[0..N), which well-formed UTF-8
-   gives C, is the mojibake of C when the character before it was
-   PREV.  Two shapes of clean text are not: a Latin capital (the lead's
-   image C0..DE) and a quotation mark or an ellipsis right after
-   another Latin capital, which would make a letter of the scripts
-   from Greek to NKo, are the end of a word in capitals (`VÁLASZTÓ…'
-   would be `VÁLASZTӅ'); and a no-break space followed by `»' after a
-   Latin letter and the lead is French spacing (`activé »' would be
-   `activ頻').  */
-static bool
-fits (ucs4_t c, uint8_t const *img, unsigned int n, ucs4_t prev)
+   gives C, is the mojibake of C when the character before it was PREV
+   (AFTER_REPAIR: a restored one).  Three shapes of clean text are not:
+
+   - A Latin capital from Æ to Þ (the lead's image C6..DE, which would
+     make a character beyond Latin Extended-A) followed by punctuation
+     that ends a word (TRAILING_MARK) ends a word in capitals when a
+     Latin capital stands before it (`DÉCONSEILLÉ :' would be
+     `DÉCONSEILLɠ:', `VÁLASZTÓ…' `VÁLASZTӅ', `GÜÇ’' `GÜǒ'), unless
+     the next character is the image of a lead (`AÐ Ð“' is `AРГ').
+   - The same at the start of a word (after a character that is no
+     letter) is text when the next character is a Latin letter that
+     is not the image of a lead (`Ç’nin' in Turkish would be `ǒnin').
+   - A lead, a no-break space and `»' after a Latin letter are the end
+     of a word and French spacing (`activé »' would be `activ頻'); so
+     are a lead from à to â (whose characters are below U+3000: no CJK
+     ideograph, which may well follow a Latin letter), a no-break space
+     and any punctuation that ends a word (`plná –' would be `pln᠖').
+
+   The capitals Â, Ã, Ä and Å stay leads in every context: their
+   sequences are the Latin-1 and Latin Extended-A letters (`Ã ' is à,
+   `Ä…' is ą), by far the most common mojibake.  Nor is any of it clean
+   text right after a repair: there the text around is damaged, and a
+   restored Ñ before `Æ’' is the twice damaged `у'.  */
+static enum verdict
+judge (ucs4_t c, uint8_t const *img, unsigned int n, ucs4_t prev,
+       bool after_repair)
 {
-  unsigned int k;
   if (!mojibake_plausible (c))
-    return false;
-  if (0x370 <= c && c < 0x800 && img[0] <= 0xDE && latin_capital (prev)
-      && closing_mark (img[1]))
-    return false;
-  for (k = 1; k + 1 < n; k++)
-    if (img[k] == 0xA0 && img[k + 1] == 0xBB && latin_letter (prev))
-      return false;
-  return true;
+    return V_TEXT;
+  if (after_repair)
+    return V_REPAIR;
+  if (n == 2 && 0xC6 <= img[0] && img[0] <= 0xDE && trailing_mark (img[1]))
+    {
+      if (latin_capital (prev))
+        return V_TEXT_UNLESS_LEAD_NEXT;
+      if (!latin_letter (prev))
+        return V_TEXT_IF_LETTER_NEXT;
+    }
+  if (n == 3 && img[1] == 0xA0 && latin_letter (prev)
+      && (img[2] == 0xBB || (img[0] <= 0xE2 && trailing_mark (img[2]))))
+    return V_TEXT;
+  return V_REPAIR;
 }
 
 /* The byte image of C, or -1 when it has none.  */
@@ -221,6 +262,7 @@ static void
 pass (struct mojibake *m, unsigned int l, struct item const *it)
 {
   m->lv[l].last = it->cp;
+  m->lv[l].last_restored = it->nbefore > 0;
   if (l == 0)
     push (m, 1, it);
   else
@@ -269,6 +311,30 @@ join (struct level const *lv, struct item const *last, ucs4_t c,
     }
 }
 
+/* Decide the pending sequence of level L now that NEXT follows it (0
+   at the end of the input).  */
+static void
+settle (struct mojibake *m, unsigned int l, ucs4_t next)
+{
+  struct level *lv = &m->lv[l];
+  ucs4_t c = lv->pending;
+  int b = image (m, next);
+  bool lead = 0xC2 <= b && b <= 0xF4;
+  struct item r;
+
+  lv->pending = 0;
+  if (lv->ask == V_TEXT_UNLESS_LEAD_NEXT ? !lead
+      : latin_letter (next) && !lead)
+    {
+      release (m, l);
+      return;
+    }
+  lv->nheld--;
+  join (lv, &lv->held[lv->nheld], c, &r);
+  lv->nheld = 0;
+  pass (m, l, &r);
+}
+
 /* Feed IT to level L.  */
 static void
 push (struct mojibake *m, unsigned int l, struct item const *it)
@@ -277,6 +343,8 @@ push (struct mojibake *m, unsigned int l, struct item const *it)
   /* The second level sees only what the first restored.  */
   int b = l == 1 && it->nbefore == 0 ? -1 : image (m, it->cp);
 
+  if (lv->pending)
+    settle (m, l, it->cp);
   if (lv->nheld > 0)
     {
       if (b >= 0)
@@ -292,7 +360,18 @@ push (struct mojibake *m, unsigned int l, struct item const *it)
               lv->held[lv->nheld++] = *it;
               return;
             }
-          if (k > 0 && fits (c, lv->img, lv->nheld + 1, lv->before_lead))
+          enum verdict v = (k > 0
+                            ? judge (c, lv->img, lv->nheld + 1,
+                                     lv->before_lead, lv->lead_after_repair)
+                            : V_TEXT);
+          if (v == V_TEXT_UNLESS_LEAD_NEXT || v == V_TEXT_IF_LETTER_NEXT)
+            {
+              lv->held[lv->nheld++] = *it;
+              lv->pending = c;
+              lv->ask = v;
+              return;
+            }
+          if (v == V_REPAIR)
             {
               struct item r;
               join (lv, it, c, &r);
@@ -307,6 +386,7 @@ push (struct mojibake *m, unsigned int l, struct item const *it)
     {
       lv->img[0] = (uint8_t) b;
       lv->before_lead = lv->last;
+      lv->lead_after_repair = lv->last_restored;
       lv->held[0] = *it;
       lv->nheld = 1;
       return;
@@ -318,6 +398,7 @@ void
 mojibake_passed (struct mojibake *m, ucs4_t c)
 {
   m->lv[0].last = m->lv[1].last = c;
+  m->lv[0].last_restored = m->lv[1].last_restored = false;
 }
 
 struct moji_out const *
@@ -336,7 +417,7 @@ mojibake_feed (struct mojibake *m, ucs4_t const *cp, int64_t const *off,
       it.nbefore = 0;
       if (cp[i] < 0x80 && !mojibake_holds (m))
         {
-          m->lv[0].last = m->lv[1].last = cp[i];
+          mojibake_passed (m, cp[i]);
           put_out (m, &it);
           continue;
         }
@@ -348,9 +429,13 @@ mojibake_feed (struct mojibake *m, ucs4_t const *cp, int64_t const *off,
 struct moji_out const *
 mojibake_flush (struct mojibake *m)
 {
+  unsigned int l;
   m->base = 0;
   m->out.len = m->out.nrepairs = 0;
-  release (m, 0);
-  release (m, 1);
+  for (l = 0; l < 2; l++)
+    if (m->lv[l].pending)
+      settle (m, l, 0);
+    else
+      release (m, l);
   return &m->out;
 }

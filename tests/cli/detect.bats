@@ -153,11 +153,66 @@ reads_back() {
 }
 
 @test "detect: multi-byte code pages decode the whole file" {
-  round_trips ja SHIFT_JIS
+  # The candidates are the Windows supersets CP932 and CP949 (SPEC §13):
+  # Shift_JIS and EUC-KR text that holds nothing of the supersets' own
+  # reads alike in them, and is named by them.
+  reads_back ja SHIFT_JIS CP932
+  round_trips ja CP932
   round_trips ja EUC-JP
   round_trips zh_CN GB18030
   round_trips zh_TW BIG5
-  round_trips ko EUC-KR
+  reads_back ko EUC-KR CP949
+  round_trips ko CP949
+}
+
+@test "detect: a Windows Japanese memo with ①, ㈱, Ⅰ and № is CP932, not GB18030" {
+  printf '社内連絡メモ\n①会議は午後三時から第二会議室で行います。\n②資料は㈱山田商事の見積書（№１２３）を使います。\n③第Ⅰ期の売上報告は来週までに提出してください。\n' >memo.txt
+  "$UTF8CONV" -t CP932 memo.txt >memo.CP932
+  # Shift_JIS has none of the four.
+  run -1 "$UTF8CONV" -q -t SHIFT_JIS memo.txt
+  run -0 "$UTF8CONV" --detect memo.CP932
+  [[ $output =~ ^"memo.CP932: CP932 (confidence "(0|1)\.[0-9][0-9]", legacy)"$ ]] \
+    || fail "$output"
+  run -0 "$UTF8CONV" -f auto -o out memo.CP932
+  cmp out memo.txt
+  run -0 "$UTF8CONV" -f auto --block-size=1 -o out memo.CP932
+  cmp out memo.txt
+}
+
+@test "detect: DOS Russian CP866, Turkish ISO-8859-9 and Baltic ISO-8859-13" {
+  # Lower-case р..я (E0..EF) before two of а..п (A0..AF) are
+  # well-formed UTF-8; a legacy file is read by its code page, every
+  # byte of it (SPEC §5), so they come back too.
+  round_trips ru CP866
+  round_trips ru-1 CP866
+  round_trips ru-2 CP866
+  # ISO-8859-9 differs from CP1254 only in 80..9F, which Turkish text in
+  # ISO-8859-9 does not use: CP1254, the earlier candidate, is the name.
+  reads_back tr ISO-8859-9 CP1254
+  reads_back tr-1 ISO-8859-9 CP1254
+  # ISO-8859-13 and CP1257 differ in the quotation marks: lt-1 holds
+  # none and reads alike in both (CP1257 is named); lv-1 holds ” (A1,
+  # which CP1257 leaves undefined), and so does lt-1 with „ ” added.
+  reads_back lt-1 ISO-8859-13 CP1257
+  round_trips lv-1 ISO-8859-13
+  printf '\xe2\x80\x9eFailas\xe2\x80\x9d nerastas: \xe2\x80\x9eFail\xc5\xb3 s\xc4\x85ra\xc5\xa1as\xe2\x80\x9d tu\xc5\xa1\xc4\x8dias.\n' >lt.txt
+  cat "$SAMPLES/lt-1.txt" >>lt.txt
+  "$UTF8CONV" -t ISO-8859-13 lt.txt >lt.ISO-8859-13
+  run -0 "$UTF8CONV" --detect lt.ISO-8859-13
+  [[ $output =~ ^"lt.ISO-8859-13: ISO-8859-13 (confidence "(0|1)\.[0-9][0-9]", legacy)"$ ]] \
+    || fail "$output"
+  run -0 "$UTF8CONV" -f auto -o out lt.ISO-8859-13
+  cmp out lt.txt
+}
+
+@test "detect: Western text of a language without a model of its own stays Western" {
+  # Italian CP1252 text was read as CP1251 (è, à as и, а), Portuguese
+  # as MacRoman, Danish as CP1257.  The samples are the team's own
+  # (tests/detect/samples/README).
+  round_trips it-w CP1252
+  round_trips pt-w CP1252
+  round_trips da-w CP1252
+  round_trips nl-w CP1252
 }
 
 @test "detect: weak evidence stays CP1252" {
@@ -228,7 +283,8 @@ ru: CP1251 (confidence 0.99, legacy)"
   run -0 --separate-stderr "$UTF8CONV" -f auto --report -o /dev/null ru ja
   [[ ${stderr_lines[0]} == *", detected CP1251 (legacy, model, confidence 0.99)" ]] \
     || fail "${stderr_lines[0]}"
-  [[ ${stderr_lines[1]} == *", detected SHIFT_JIS (legacy, model, confidence 0.99)" ]] \
+  # The candidate is CP932, Shift_JIS's Windows superset (SPEC §13).
+  [[ ${stderr_lines[1]} == *", detected CP932 (legacy, model, confidence 0.99)" ]] \
     || fail "${stderr_lines[1]}"
 }
 

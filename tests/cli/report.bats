@@ -12,7 +12,7 @@ bats_require_minimum_version 1.5.0
   printf '\377\376h\000i\000' >new.txt
   run -0 --separate-stderr "$UTF8CONV" -f auto --report old.txt new.txt
   assert_equal "$stderr" "\
-utf8conv: report: old.txt: converted, in 14 B, out 19 B, 13 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 + CP1252 (mixed, model, confidence 0.46), 4 CP1252 fallbacks (4 B)
+utf8conv: report: old.txt: converted, in 14 B, out 19 B, 13 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 + CP1252 (mixed, model, confidence 0.69), 4 CP1252 fallbacks (4 B)
 utf8conv: report: new.txt: converted, in 6 B, out 2 B, 2 chars, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 0 CR 0, detected UTF-16LE (BOM, confidence 1.00)
 utf8conv: report: total: 2 files (2 converted), in 20 B, out 21 B, 15 chars, 0 errors, BOM seen 1 written 0 removed 1, line breaks CRLF 0 LF 1 CR 0, detected UTF-8 1, UTF-16LE 1, 4 CP1252 fallbacks (4 B)"
 }
@@ -175,7 +175,7 @@ utf8conv: report: total: 2 files (1 valid, 1 invalid), in 4 B, 3 chars, 1 error 
   run --separate-stderr "$UTF8CONV" -r -f auto -i --report link
   assert_equal "$status" 0
   assert_equal "$stderr" "\
-utf8conv: report: link/a.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected CP1252 (legacy, weak evidence, confidence 0.00)
+utf8conv: report: link/a.txt: converted, in 5 B, out 6 B, 5 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0, detected CP1252 (legacy, model, confidence 0.13)
 utf8conv: report: link/l.txt: skipped (link)
 utf8conv: report: link/sub/b.txt: unchanged, in 3 B, 3 chars, 0 errors, BOM seen 0, line breaks CRLF 0 LF 1 CR 0, detected ASCII (ASCII, confidence 1.00)
 utf8conv: report: total: 3 files (1 converted, 1 unchanged, 1 skipped), in 8 B, out 6 B, 8 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 2 CR 0, detected CP1252 1, UTF-8 1"
@@ -243,7 +243,7 @@ Try 'utf8conv --help' for more information."
   run --separate-stderr "$UTF8CONV" -t ISO-8859-1 -e replace -q -o /dev/null --report-json=- e
   assert_equal "${lines[0]}" '{"type":"error","file":"e","line":1,"offset":0,"encoding":"ISO-8859-1","bytes":"e282ac","kind":"unencodable character","char":"U+20AC","action":"replaced"}'
   run --separate-stderr "$UTF8CONV" -f auto --check --report-json=- f
-  assert_equal "${lines[0]}" '{"type":"file","file":"f","outcome":"valid","reason":null,"bytes_in":5,"bytes_out":null,"chars":5,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":null,"mixed_breaks":false,"breaks_written":null,"detected":"CP1252","detected_by":"model","detected_encoding":"CP1252","detected_kind":"legacy","cp1252_fallbacks":0,"cp1252_fallback_bytes":0,"fallback_encoding":"CP1252","fallback_by":"weak evidence","confidence_percent":0}'
+  assert_equal "${lines[0]}" '{"type":"file","file":"f","outcome":"valid","reason":null,"bytes_in":5,"bytes_out":null,"chars":5,"errors":0,"decoding_errors":{},"encoding_errors":0,"handled":0,"line_breaks":{"crlf":0,"lf":1,"cr":0},"bom_seen":0,"bom_written":null,"mixed_breaks":false,"breaks_written":null,"detected":"CP1252","detected_by":"model","detected_encoding":"CP1252","detected_kind":"legacy","cp1252_fallbacks":0,"cp1252_fallback_bytes":0,"fallback_encoding":"CP1252","fallback_by":"model","confidence_percent":13}'
 }
 
 @test "file names: a UTF-8 name stays readable under a UTF-8 locale, as coreutils shows it; escaped under LC_ALL=C" {
