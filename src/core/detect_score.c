@@ -86,7 +86,7 @@ static struct candidate
   /* Whether the letters of its languages are all bytes above 7F, so
      that a word is a run of them: Cyrillic, Greek, Hebrew, Arabic.  */
   bool high_words;
-  signed char langs[MAX_LANGS];
+  short langs[MAX_LANGS];
 } const candidates[] = {
   { "CP1252", false, false, { L_DE, L_FR, L_ES, L_WEST } },
   { "CP1250", false, false, { L_CS, L_PL, L_HU, L_NONE } },

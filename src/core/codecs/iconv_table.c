@@ -216,7 +216,9 @@ probe_decode (iconv_t cd, ucs4_t *dec)
 static void
 encode_table (struct table_codec *t)
 {
-  uint8_t in[4 * 256], out[256 + MAX_ENCODED], own[256];
+  /* OWN is zeroed only for cppcheck, which takes a table with no
+     defined byte for one whose bytes are unset.  */
+  uint8_t in[4 * 256], out[256 + MAX_ENCODED], own[256] = { 0 };
   size_t n = 0, k, used, bytes;
   unsigned int b;
   int err;
