@@ -402,8 +402,16 @@ values_cover (struct call const *k, ucs4_t const *cp, int64_t const *off,
   struct encoder e;
   struct codec re;
 
+  /* A wrapping decoder (-f UTF-16 without a byte order) is a stateful
+     codec, larger than struct codec: its values encode back with the
+     codec it chose, big-endian's before it has chosen.  */
+  if (cd->flags & CODEC_WRAPPER)
+    {
+      struct detection det;
+      cd = decoder_detected (k->d, &det) ? det.codec : cd->unmarked;
+    }
   re = *cd;
-  if (k->d->endian != ENDIAN_UNKNOWN)
+  if (k->d->endian != ENDIAN_UNKNOWN && !(k->cd->flags & CODEC_WRAPPER))
     re.endian = k->d->endian;
   encoder_init (&e, &re);
   for (i = 0; i < count; i++)
