@@ -7,6 +7,7 @@
 
 #include <config.h>
 
+#include <iconv.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -549,4 +550,26 @@ covers_input (struct codec const *cd, bool lone_ok, uint8_t const *in,
     }
   decoder_release (&d);
   return good;
+}
+
+bool
+iconv_has_all (char const *const *names, size_t count)
+{
+  char const *complete = getenv ("UTF8CONV_ICONV_COMPLETE");
+  size_t k;
+  for (k = 0; k < count; k++)
+    {
+      iconv_t cd = iconv_open ("UTF-32LE", names[k]);
+      if (cd == (iconv_t) -1)
+        {
+          if (complete && strcmp (complete, "yes") == 0)
+            printf ("Bail out! iconv(3) does not know %s\n", names[k]);
+          else
+            printf ("1..0 # SKIP iconv(3) has no %s (musl, or glibc "
+                    "without its gconv modules)\n", names[k]);
+          return false;
+        }
+      iconv_close (cd);
+    }
+  return true;
 }

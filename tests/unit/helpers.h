@@ -112,4 +112,13 @@ bool splits_agree (struct codec const *cd, bool lone_ok, uint8_t const *in,
 bool covers_input (struct codec const *cd, bool lone_ok, uint8_t const *in,
                    size_t n, struct sb *why);
 
+/* Whether iconv(3) knows each of the COUNT charsets NAMES.  musl's knows
+   few, and glibc's under qemu-user only its built-in ones (Debian's
+   cross libc packages ship no gconv modules): when one is missing, the
+   test program's whole plan is printed as skipped, naming it, unless
+   UTF8CONV_ICONV_COMPLETE says this iconv(3) must know them all
+   (configure.ac), where "Bail out!" makes it a failure.  The caller then
+   returns 0 at once.  */
+bool iconv_has_all (char const *const *names, size_t count);
+
 #endif

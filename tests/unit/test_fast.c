@@ -513,6 +513,16 @@ test_fast_paths (char const *name)
       bool u16 = strncmp (from, "UTF-16", 6) == 0;
       bool two = *pairs[k][2] != '\0';
       bool cyr = strcmp (pairs[k][2], "Cyrillic text") == 0;
+      if (!registry_lookup (from) || !registry_lookup (to))
+        {
+          /* musl's iconv(3), or glibc's under qemu-user without its
+             gconv modules, has no KOI8-R or CP1251 to make a table of.  */
+          char reason[128];
+          snprintf (reason, sizeof reason, "%s: iconv(3) has no %s", name,
+                    registry_lookup (from) ? to : from);
+          skip_test (reason);
+          continue;
+        }
       failures = cases = 0;
       for (breakage = 0; breakage < 3; breakage++)
         for (n = 0; n <= 300; n++)

@@ -104,6 +104,10 @@ main (void)
   bool all = true;
   uint8_t out[MAX_ENCODED];
 
+  if (!iconv_has_all (tables, COUNT (tables))
+      || !iconv_has_all (bridged, COUNT (bridged)))
+    return 0;
+
   for (k = 0; k < COUNT (tables); k++)
     if (!table_is_iconvs (tables[k]))
       {
