@@ -120,35 +120,36 @@ tests_unit_test_binary_LDADD = $(UNIT_LDADD)
 ## faults.bats injects faults (part of "make check").
 
 CLI_TESTS = \
-	tests/cli/basic.bats \
-	tests/cli/policies.bats \
-	tests/cli/bom.bats \
-	tests/cli/errors.bats \
+	tests/cli/eol.bats \
 	tests/cli/golden.bats \
-	tests/cli/variants.bats \
-	tests/cli/kuhn.bats \
-	tests/cli/io.bats \
-	tests/cli/inplace.bats \
-	tests/cli/check.bats \
-	tests/cli/auto.bats \
 	tests/cli/detect.bats \
-	tests/cli/report.bats \
-	tests/cli/progress.bats \
-	tests/cli/manpage.bats \
-	tests/cli/encodings.bats \
-	tests/cli/readahead.bats \
 	tests/cli/faults.bats \
 	tests/cli/signals.bats \
+	tests/cli/variants.bats \
+	tests/cli/mojibake.bats \
+	tests/cli/encodings.bats \
+	tests/cli/binary.bats \
+	tests/cli/auto.bats \
+	tests/cli/inplace.bats \
+	tests/cli/check.bats \
+	tests/cli/batch.bats \
+	tests/cli/progress.bats \
+	tests/cli/readahead.bats \
+	tests/cli/kuhn.bats \
+	tests/cli/report.bats \
+	tests/cli/io.bats \
+	tests/cli/bom.bats \
+	tests/cli/policies.bats \
+	tests/cli/dos2unix.bats \
+	tests/cli/structure.bats \
+	tests/cli/basic.bats \
+	tests/cli/errors.bats \
 	tests/cli/parallel.bats \
 	tests/cli/recursive.bats \
-	tests/cli/batch.bats \
-	tests/cli/binary.bats \
-	tests/cli/eol.bats \
-	tests/cli/dos2unix.bats \
-	tests/cli/mojibake.bats \
-	tests/cli/structure.bats
+	tests/cli/manpage.bats
 
-TESTS = $(UNIT_TESTS) $(CLI_TESTS)
+## The longest first, so that "make -jN check" ends with short ones.
+TESTS = $(CLI_TESTS) $(UNIT_TESTS)
 
 # The extensionless C test programs print TAP.
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) \
@@ -200,9 +201,15 @@ EXTRA_DIST += \
 ## NAME: N passed, N failed", and each run's output in
 ## check-impls-NAME.log; fails if any test failed.
 
+## The unit tests that go through the kernels (the codecs' state
+## machines never do); eol.bats compares the sets of kernel_sets
+## (tests/test_helper.bash), which in "make check" are the reference and
+## the default set only.
 IMPLS = reference scalar sse2 avx2 avx512 avx512vbmi2
-IMPL_TESTS = $(UNIT_TESTS) tests/cli/golden.bats tests/cli/variants.bats \
-	tests/cli/kuhn.bats
+IMPL_TESTS = tests/unit/test_fast tests/unit/test_pipeline \
+	tests/unit/test_binary tests/unit/test_iconv_table \
+	tests/unit/test_iconv_reference tests/cli/golden.bats \
+	tests/cli/variants.bats tests/cli/kuhn.bats tests/cli/eol.bats
 MOSTLYCLEANFILES += check-impls-*.log
 
 .PHONY: check-impls

@@ -131,6 +131,29 @@ skip_under_valgrind() {
     skip "block size covered by the native runs, not repeated under an emulator"
 }
 
+# kernel_sets SET...: of the kernel sets SET (UTF8CONV_IMPL's names),
+# those a test that compares them runs.  With UTF8CONV_IMPL set, that
+# one alone if it is among them: "make check-impls" runs such a file
+# once per set (tests/local.mk, IMPL_TESTS).  Otherwise "reference" if
+# it is among them, and the set utf8conv chooses on this machine (the
+# last of them it accepts), so that the plain, ASan and valgrind runs of
+# "make check" do not repeat each set that check-impls runs.
+kernel_sets() {
+  local s last=
+  if [ -n "${UTF8CONV_IMPL-}" ]; then
+    for s; do [ "$s" != "$UTF8CONV_IMPL" ] || echo "$s"; done
+    return 0
+  fi
+  for s; do
+    if [ "$s" = reference ]; then
+      echo reference
+    elif UTF8CONV_IMPL=$s "$UTF8CONV" </dev/null >/dev/null 2>&1; then
+      last=$s
+    fi
+  done
+  [ -z "$last" ] || echo "$last"
+}
+
 # skip_under_qemu WHY: the CLI suite of a cross build runs utf8conv
 # through tests/qemu-wrapper (UTF8CONV_QEMU=1; tests/check-ports):
 # skip a test that cannot run that way, saying WHY.

@@ -122,7 +122,7 @@ conv() {
   conv 0 '61 0d 3f 0d0a' 'a\r\342\202\254\n' -t ISO-8859-1 --eol=crlf -e replace
 }
 
-@test "every encoding pair and mode against Python's codecs, at many block sizes and every kernel set" {
+@test "every encoding pair and mode against Python's codecs, at many block sizes and each kernel set (kernel_sets)" {
   # Block sizes of a few bytes for the reference (no fast paths), and
   # those where the fast paths work, with a CR at the end of some reads,
   # for the kernel sets.
@@ -131,12 +131,7 @@ conv() {
   mkdir cases
   python3 "$UTF8CONV_SRCDIR/tests/cli/eol-cases.py" cases $small
   local impls impl name from to mode bs n=0
-  impls=$(for i in reference scalar sse2 avx2 avx512 avx512vbmi2; do
-            if UTF8CONV_IMPL=$i "$UTF8CONV" </dev/null >/dev/null 2>&1; then
-              echo $i
-            fi
-          done)
-  [ -n "${UTF8CONV_VALGRIND-}" ] && impls="reference $(echo "$impls" | tail -1)"
+  impls=$(kernel_sets reference scalar sse2 avx2 avx512 avx512vbmi2 neon)
   for impl in $impls; do
     while read -r name from to mode; do
       # MODE is an --eol mode, with +cr for --eol-from=cr.
@@ -155,7 +150,7 @@ conv() {
   [ "$n" -ge 100 ] || fail "only $n runs"
 }
 
-@test "invalid input, every policy: each kernel set and block size gives the reference's bytes and status" {
+@test "invalid input, every policy: each kernel set (kernel_sets) and block size gives the reference's bytes and status" {
   python3 - >in <<'PY'
 import random, sys
 rng = random.Random(11)
@@ -165,12 +160,7 @@ sys.stdout.buffer.write(b''.join(rng.choice(parts) for _ in range(600)))
 PY
   local impls impl pol mode bs st want_st sizes="2 3 64 131072"
   [ -n "${UTF8CONV_VALGRIND-}" ] && sizes=3
-  impls=$(for i in scalar sse2 avx2 avx512 avx512vbmi2; do
-            if UTF8CONV_IMPL=$i "$UTF8CONV" </dev/null >/dev/null 2>&1; then
-              echo $i
-            fi
-          done)
-  [ -n "${UTF8CONV_VALGRIND-}" ] && impls=$(echo "$impls" | tail -1)
+  impls=$(kernel_sets scalar sse2 avx2 avx512 avx512vbmi2 neon)
   for pol in strict replace escape surrogateescape ignore; do
     for to in UTF-8 UTF-16LE ISO-8859-1; do
       for mode in lf crlf cr lf+cr; do

@@ -78,6 +78,16 @@ extern uint32_t rng_state;
 /* The next value of a xorshift32 generator.  */
 uint32_t rng (void);
 
+/* Whether the program runs its quick form: UTF8CONV_QUICK is set and
+   not empty.  CI sets it where a program runs some 20 to 50 times
+   slower, under valgrind and under qemu-user (.ci/run, tests/check-ports
+   --cli=some), and what counts there is that every path runs, not every
+   case: the long loops then take every STEP-th case (quick_step (STEP)
+   is STEP there, 1 elsewhere).  Every other run (plain, each kernel
+   set, ASan) takes them all.  */
+bool test_quick (void);
+size_t quick_step (size_t step);
+
 /* One decode, written down as text.  */
 struct collect
 {

@@ -313,7 +313,7 @@ test_encoder (struct tally *t, struct codec const *c, char const *name,
 {
   uint8_t in[MAX_INPUT], one[MAX_INPUT];
   size_t i, n = 0, len;
-  for (i = 0; i < ENC_INPUTS; i++)
+  for (i = 0; i < ENC_INPUTS; i += quick_step (ENC_INPUTS - 1))
     {
       len = make_utf8 (m, one);
       compare_encode (t, c, name, one, len, 65536);
@@ -336,11 +336,16 @@ static void
 test_charset (char const *name, void *arg)
 {
   struct tally *t = arg;
-  struct codec const *c = iconv_bridge_find (name, false, NULL);
+  struct codec const *c;
   static struct material m;
+  static size_t listed;
   size_t k, i;
   uint32_t seed = 2166136261u;
 
+  /* The quick form takes every 8th charset of the list.  */
+  if (listed++ % quick_step (8) != 0)
+    return;
+  c = iconv_bridge_find (name, false, NULL);
   if (!c)
     {
       t->skipped++;
@@ -352,7 +357,7 @@ test_charset (char const *name, void *arg)
     seed = (seed ^ (uint8_t) name[k]) * 16777619u;
   rng_state = seed | 1;
   sample_values (name, &m);
-  for (i = 0; i < INPUTS; i++)
+  for (i = 0; i < INPUTS; i += quick_step (INPUTS - 1))
     {
       uint8_t in[MAX_INPUT];
       size_t n;

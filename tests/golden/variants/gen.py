@@ -24,10 +24,12 @@ manifest has the columns of tests/golden/manifest.tsv, with paths
 relative to this directory; tests/cli/variants.bats runs every row.
 """
 
+import atexit
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FILES = os.path.join(HERE, "files")
@@ -83,8 +85,25 @@ def run(cmd, data):
     return r.stdout
 
 
+JAVA_CLASSES = None
+
+
 def java(mode, data):
-    return run(["java", os.path.join(HERE, "ModifiedUtf8.java"), mode], data)
+    """Java's ModifiedUtf8 on DATA.  It is compiled once with javac when
+    there is one (each run of the source launcher compiles it again,
+    which made this script take about a minute)."""
+    global JAVA_CLASSES
+    source = os.path.join(HERE, "ModifiedUtf8.java")
+    if JAVA_CLASSES is None:
+        JAVA_CLASSES = ""
+        if shutil.which("javac"):
+            JAVA_CLASSES = tempfile.mkdtemp(prefix="mutf8-")
+            atexit.register(shutil.rmtree, JAVA_CLASSES, True)
+            subprocess.run(["javac", "-d", JAVA_CLASSES, source], check=True)
+    if JAVA_CLASSES:
+        return run(["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1",
+                    "-cp", JAVA_CLASSES, "ModifiedUtf8", mode], data)
+    return run(["java", source, mode], data)
 
 
 def uconv(frm, to, data):
