@@ -30,6 +30,7 @@ UNIT_TESTS = \
 	tests/unit/test_iconv_table \
 	tests/unit/test_iconv_reference \
 	tests/unit/test_fast \
+	tests/unit/test_validator \
 	tests/unit/test_binary
 check_PROGRAMS = $(UNIT_TESTS)
 
@@ -107,6 +108,13 @@ tests_unit_test_fast_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
 tests_unit_test_fast_CFLAGS = $(UTF8CONV_CFLAGS)
 tests_unit_test_fast_SOURCES = tests/unit/test_fast.c
 tests_unit_test_fast_LDADD = $(UNIT_LDADD)
+
+# Each kernel set's UTF-8 validator against the portable one on every
+# pair of bytes and the lead bytes' longer sequences.
+tests_unit_test_validator_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
+tests_unit_test_validator_CFLAGS = $(UTF8CONV_CFLAGS)
+tests_unit_test_validator_SOURCES = tests/unit/test_validator.c
+tests_unit_test_validator_LDADD = $(UNIT_LDADD)
 
 # The binary test: the word-at-a-time byte scan against a byte loop,
 # and the magic numbers.
@@ -200,7 +208,7 @@ EXTRA_DIST += \
 ## NAME: N passed, N failed", and each run's output in
 ## check-impls-NAME.log; fails if any test failed.
 
-IMPLS = reference scalar sse2 avx2 avx512 avx512vbmi2
+IMPLS = reference scalar sse2 avx2 avx512 avx512vbmi2 neon
 IMPL_TESTS = $(UNIT_TESTS) tests/cli/golden.bats tests/cli/variants.bats \
 	tests/cli/kuhn.bats
 MOSTLYCLEANFILES += check-impls-*.log

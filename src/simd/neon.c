@@ -1,0 +1,366 @@
+/* The NEON kernels of AArch64 (Advanced SIMD, on every AArch64
+   processor, so chosen by default there without a probe).
+
+   UTF-8 validation is the lookup-table method of Keiser and Lemire
+   ("Validating UTF-8 in less than one instruction per byte", 2021):
+   every ill-formed pair of bytes is found by three table lookups (the
+   high and low nibble of a byte, and the high nibble of the byte after
+   it), each giving the set of errors that the nibble allows, and their
+   intersection; the third and fourth bytes of a character are then
+   checked by comparing the bytes two and three places before.  On NEON
+   a lookup is one TBL (vqtbl1q_u8) on 16 bytes.  The validator reads
+   64 bytes at a time, and a block of ASCII costs a test and the newline
+   count.  A block with an error, and the tail, go to the portable
+   validator from the start of the character there, so the length
+   returned is the one scalar_utf8_valid_len gives.
+
+   The converters are those of transcode.h with NEON chunk primitives:
+   16 ASCII bytes (or 8 UTF-16 units) at a time are widened or narrowed
+   with vector moves; a character that is not ASCII is converted by the
+   shared scalar code, and the chunk loop goes on after it.  The line
+   break and control kernels are the portable ones.
+
+   The lanes are taken in memory order: configure builds this file for
+   little-endian AArch64 only.  */
+
+#include <config.h>
+
+#include "kernels.h"
+#include "transcode.h"
+
+#include <arm_neon.h>
+#include <string.h>
+
+/* A mask of bytes (each 0x00 or 0xFF) as 64 bits, 4 bits a byte, byte
+   K in bits 4K..4K+3 (NEON has no movemask; a narrowing shift makes
+   this in one instruction).  */
+static inline uint64_t
+nibble_mask (uint8x16_t m)
+{
+  return vget_lane_u64 (vreinterpret_u64_u8
+                        (vshrn_n_u16 (vreinterpretq_u16_u8 (m), 4)), 0);
+}
+
+/* The index of the first byte set in the mask M, or 16.  */
+static inline size_t
+first_set (uint8x16_t m)
+{
+  uint64_t b = nibble_mask (m);
+  return b ? (size_t) __builtin_ctzll (b) / 4 : 16;
+}
+
+/* Whether every byte of V is ASCII.  */
+static inline bool
+all_ascii (uint8x16_t v)
+{
+  return vmaxvq_u8 (v) < 0x80;
+}
+
+static size_t
+neon_ascii_len (uint8_t const *s, size_t n)
+{
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16)
+    {
+      uint8x16_t v = vld1q_u8 (s + i);
+      if (!all_ascii (v))
+        return i + first_set (vcgeq_u8 (v, vdupq_n_u8 (0x80)));
+    }
+  return i + scalar_ascii_len (s + i, n - i);
+}
+
+/* The newlines of S[0..N): each 16 bytes subtract their comparison
+   masks (-1 a newline) from byte counters, which are added up before
+   they can overflow (255 blocks).  */
+static size_t
+neon_count_newlines (uint8_t const *s, size_t n)
+{
+  size_t i = 0, count = 0;
+  uint8x16_t const lf = vdupq_n_u8 ('\n');
+  while (i + 16 <= n)
+    {
+      uint8x16_t acc = vdupq_n_u8 (0);
+      size_t k;
+      for (k = 0; k < 255 && i + 16 <= n; k++, i += 16)
+        acc = vsubq_u8 (acc, vceqq_u8 (vld1q_u8 (s + i), lf));
+      count += vaddlvq_u8 (acc);
+    }
+  for (; i < n; i++)
+    count += s[i] == '\n';
+  return count;
+}
+
+/* The error classes of the lookup-table validator: a bit per kind of
+   ill-formed pair of bytes, set in each table for the nibbles that
+   allow that kind.  CARRY is the classes that depend only on the high
+   nibbles, so the low nibble's table lets them through.  */
+enum
+{
+  TOO_SHORT = 0x01,     /* A lead byte and then no continuation.  */
+  TOO_LONG = 0x02,      /* ASCII and then a continuation.  */
+  OVERLONG_3 = 0x04,    /* E0 80..9F.  */
+  TOO_LARGE = 0x08,     /* F4 90..BF, or F5..FF and then 90..BF.  */
+  SURROGATE = 0x10,     /* ED A0..BF.  */
+  OVERLONG_2 = 0x20,    /* C0 or C1 and then a continuation.  */
+  OVER_4 = 0x40,        /* F0 80..8F (overlong), or F5..FF 80..8F.  */
+  TWO_CONTS = 0x80,     /* Two continuations: an error unless the byte
+                           two or three places before wants them.  */
+  CARRY = TOO_SHORT | TOO_LONG | TWO_CONTS
+};
+
+/* By the high nibble of the first byte of a pair.  */
+static uint8_t const first_high[16] = {
+  TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+  TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+  TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,
+  TOO_SHORT | OVERLONG_2,
+  TOO_SHORT,
+  TOO_SHORT | OVERLONG_3 | SURROGATE,
+  TOO_SHORT | TOO_LARGE | OVER_4
+};
+
+/* By the low nibble of the first byte of a pair.  */
+static uint8_t const first_low[16] = {
+  CARRY | OVERLONG_2 | OVERLONG_3 | OVER_4,
+  CARRY | OVERLONG_2,
+  CARRY, CARRY,
+  CARRY | TOO_LARGE,
+  CARRY | TOO_LARGE | OVER_4, CARRY | TOO_LARGE | OVER_4,
+  CARRY | TOO_LARGE | OVER_4, CARRY | TOO_LARGE | OVER_4,
+  CARRY | TOO_LARGE | OVER_4, CARRY | TOO_LARGE | OVER_4,
+  CARRY | TOO_LARGE | OVER_4, CARRY | TOO_LARGE | OVER_4,
+  CARRY | TOO_LARGE | OVER_4 | SURROGATE,
+  CARRY | TOO_LARGE | OVER_4, CARRY | TOO_LARGE | OVER_4
+};
+
+/* By the high nibble of the second byte of a pair.  */
+static uint8_t const second_high[16] = {
+  TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+  TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+  TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | OVER_4,
+  TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+  TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+  TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+  TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT
+};
+
+struct utf8_tables
+{
+  uint8x16_t first_high, first_low, second_high;
+};
+
+static inline struct utf8_tables
+utf8_tables (void)
+{
+  struct utf8_tables t;
+  t.first_high = vld1q_u8 (first_high);
+  t.first_low = vld1q_u8 (first_low);
+  t.second_high = vld1q_u8 (second_high);
+  return t;
+}
+
+/* The errors of the 16 bytes IN, PREV being the 16 bytes before them
+   (zero at the start): nonzero bytes where a byte is ill-formed after
+   the bytes before it.  */
+static inline uint8x16_t
+utf8_errors (uint8x16_t in, uint8x16_t prev, struct utf8_tables const *t)
+{
+  uint8x16_t const nib = vdupq_n_u8 (0x0F);
+  uint8x16_t prev1 = vextq_u8 (prev, in, 15);
+  uint8x16_t prev2 = vextq_u8 (prev, in, 14);
+  uint8x16_t prev3 = vextq_u8 (prev, in, 13);
+  uint8x16_t special
+    = vandq_u8 (vandq_u8 (vqtbl1q_u8 (t->first_high, vshrq_n_u8 (prev1, 4)),
+                          vqtbl1q_u8 (t->first_low, vandq_u8 (prev1, nib))),
+                vqtbl1q_u8 (t->second_high, vshrq_n_u8 (in, 4)));
+  /* A third byte after E0..FF, or a fourth after F0..FF, must be a
+     continuation: TWO_CONTS is then expected, and its absence an
+     error.  */
+  uint8x16_t must = vorrq_u8 (vcgeq_u8 (prev2, vdupq_n_u8 (0xE0)),
+                              vcgeq_u8 (prev3, vdupq_n_u8 (0xF0)));
+  return veorq_u8 (vandq_u8 (must, vdupq_n_u8 (TWO_CONTS)), special);
+}
+
+/* Whether the 16 bytes V end inside a character: a lead byte among the
+   last three that wants more bytes than the block has left.  */
+static inline bool
+ends_inside (uint8x16_t v)
+{
+  static uint8_t const max_tail[16] = {
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xEF, 0xDF, 0xBF
+  };
+  return vmaxvq_u8 (vcgtq_u8 (v, vld1q_u8 (max_tail))) != 0;
+}
+
+/* The newlines of the 64 bytes V[0..3]: each comparison mask is -1
+   at a newline, so subtracting the four leaves 0 to 4 in a lane.  */
+static inline size_t
+newlines64 (uint8x16_t const v[4])
+{
+  uint8x16_t const lf = vdupq_n_u8 ('\n');
+  uint8x16_t acc = vdupq_n_u8 (0);
+  int k;
+  for (k = 0; k < 4; k++)
+    acc = vsubq_u8 (acc, vceqq_u8 (v[k], lf));
+  return vaddlvq_u8 (acc);
+}
+
+/* Back up from I, where the vector loop stopped, to the start of the
+   character that may straddle it.  */
+static inline size_t
+char_start (uint8_t const *s, size_t i)
+{
+  size_t p = i;
+  while (p > 0 && i - p < 3 && (s[p - 1] & 0xC0) == 0x80)
+    p--;
+  if (p > 0 && s[p - 1] >= 0xC0)
+    p--;
+  return p;
+}
+
+/* The validator, 64 bytes at a time, copying each block it accepts to
+   OUT unless OUT is NULL, and counting its newlines into *NEWLINES
+   unless NEWLINES is NULL.  */
+static inline __attribute__ ((always_inline)) size_t
+neon_utf8_check (uint8_t const *s, size_t n, uint8_t *out,
+                 uint64_t *newlines)
+{
+  struct utf8_tables const t = utf8_tables ();
+  uint8x16_t prev = vdupq_n_u8 (0);
+  bool incomplete = false;
+  size_t i = 0, nl = 0, from, room, v;
+
+  for (; i + 64 <= n; i += 64)
+    {
+      uint8x16_t in[4];
+      int k;
+      for (k = 0; k < 4; k++)
+        in[k] = vld1q_u8 (s + i + 16 * k);
+      if (all_ascii (vorrq_u8 (vorrq_u8 (in[0], in[1]),
+                               vorrq_u8 (in[2], in[3]))))
+        {
+          /* The block before wants continuations: an error here, which
+             the portable validator finds.  */
+          if (incomplete)
+            break;
+        }
+      else
+        {
+          uint8x16_t err
+            = vorrq_u8 (vorrq_u8 (utf8_errors (in[0], prev, &t),
+                                  utf8_errors (in[1], in[0], &t)),
+                        vorrq_u8 (utf8_errors (in[2], in[1], &t),
+                                  utf8_errors (in[3], in[2], &t)));
+          if (vmaxvq_u8 (err) != 0)
+            break;
+          incomplete = ends_inside (in[3]);
+        }
+      if (out)
+        for (k = 0; k < 4; k++)
+          vst1q_u8 (out + i + 16 * k, in[k]);
+      if (newlines)
+        nl += newlines64 (in);
+      prev = in[3];
+    }
+  /* The block with a problem, or the tail: the portable validator from
+     the start of a character, as far as it goes.  The bytes between
+     that start and I are not ASCII, so no newline is counted twice.  */
+  from = char_start (s, i);
+  room = i - from + 64;
+  v = scalar_utf8_valid_len (s + from, n - from < room ? n - from : room);
+  if (out)
+    memcpy (out + from, s + from, v);
+  if (newlines)
+    *newlines = nl + neon_count_newlines (s + from, v);
+  return from + v;
+}
+
+static size_t
+neon_utf8_valid_len (uint8_t const *s, size_t n)
+{
+  return neon_utf8_check (s, n, NULL, NULL);
+}
+
+static size_t
+neon_utf8_valid_copy (uint8_t const *s, size_t n, uint8_t *out,
+                      uint64_t *newlines)
+{
+  return neon_utf8_check (s, n, out, newlines);
+}
+
+/* The chunk primitives of transcode.h.  */
+
+static inline size_t
+neon_widen_chunk (uint8_t const *s, uint8_t *out, int width, bool big)
+{
+  uint8x16_t v = vld1q_u8 (s);
+  uint16x8_t lo = vmovl_u8 (vget_low_u8 (v));
+  uint16x8_t hi = vmovl_u8 (vget_high_u8 (v));
+  if (width == 2)
+    {
+      uint8x16_t a = vreinterpretq_u8_u16 (lo), b = vreinterpretq_u8_u16 (hi);
+      if (big)
+        {
+          a = vrev16q_u8 (a);
+          b = vrev16q_u8 (b);
+        }
+      vst1q_u8 (out, a);
+      vst1q_u8 (out + 16, b);
+    }
+  else
+    {
+      uint8x16_t w[4];
+      int k;
+      w[0] = vreinterpretq_u8_u32 (vmovl_u16 (vget_low_u16 (lo)));
+      w[1] = vreinterpretq_u8_u32 (vmovl_u16 (vget_high_u16 (lo)));
+      w[2] = vreinterpretq_u8_u32 (vmovl_u16 (vget_low_u16 (hi)));
+      w[3] = vreinterpretq_u8_u32 (vmovl_u16 (vget_high_u16 (hi)));
+      for (k = 0; k < 4; k++)
+        vst1q_u8 (out + 16 * k, big ? vrev32q_u8 (w[k]) : w[k]);
+    }
+  return all_ascii (v) ? 16 : first_set (vcgeq_u8 (v, vdupq_n_u8 (0x80)));
+}
+
+static inline size_t
+neon_narrow_chunk (uint8_t const *s, uint8_t *out, bool big)
+{
+  uint8x16_t b = vld1q_u8 (s);
+  uint16x8_t u = vreinterpretq_u16_u8 (big ? vrev16q_u8 (b) : b);
+  uint8x8_t high = vmovn_u16 (vcgeq_u16 (u, vdupq_n_u16 (0x80)));
+  uint64_t m = vget_lane_u64 (vreinterpret_u64_u8 (high), 0);
+  vst1_u8 (out, vmovn_u16 (u));
+  return m ? (size_t) __builtin_ctzll (m) / 8 : 8;
+}
+
+static inline size_t
+neon_copy_chunk (uint8_t const *s, uint8_t *out, size_t *newlines)
+{
+  uint8x16_t v = vld1q_u8 (s);
+  uint64_t high = nibble_mask (vcgeq_u8 (v, vdupq_n_u8 (0x80)));
+  uint64_t lf = nibble_mask (vceqq_u8 (v, vdupq_n_u8 ('\n')));
+  vst1q_u8 (out, v);
+  if (high == 0)
+    {
+      *newlines += (size_t) __builtin_popcountll (lf) / 4;
+      return 16;
+    }
+  /* The newlines before the first byte that is not ASCII.  */
+  lf &= (high & -high) - 1;
+  *newlines += (size_t) __builtin_popcountll (lf) / 4;
+  return (size_t) __builtin_ctzll (high) / 4;
+}
+
+TC_UTF8_TO_WIDE (, neon, utf16, 2)
+TC_UTF8_TO_WIDE (, neon, utf32, 4)
+TC_UTF16_TO_UTF8 (, neon)
+TC_SB_TO_UTF8 (, neon)
+TC_UTF8_TO_SB (, neon)
+
+struct kernels const kernels_neon = {
+  "neon", neon_ascii_len, neon_utf8_valid_len, neon_count_newlines,
+  neon_utf8_valid_copy, NULL,
+  neon_utf8_to_utf16, neon_utf8_to_utf32, NULL, neon_utf16_to_utf8,
+  neon_sb_to_utf8, neon_utf8_to_sb,
+  scalar_drop_crlf, scalar_find_control
+};
