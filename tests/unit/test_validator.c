@@ -1,7 +1,7 @@
 /* Every kernel set's UTF-8 validator agrees with the portable one on
-   every pair of bytes, every lead byte with every second byte and a set
-   of third and fourth bytes, set in ASCII where they cross a 16-byte
-   lane and a 64-byte block.  The vector validators hold Table 3-7 of
+   every pair of bytes, and every lead byte of 3 or 4 bytes with every
+   second byte and a set of third and fourth bytes, set in ASCII where
+   they cross a 16-byte lane or a 64-byte block.  The vector validators hold Table 3-7 of
    Unicode as nibble tables; random text (test_fast) may miss one entry
    of them, these cases reach each.  */
 
@@ -32,8 +32,7 @@ agrees (uint8_t *buf, size_t at, uint8_t const *seq, size_t n)
 }
 
 /* The bytes that tell the classes of a third or fourth byte apart.  */
-static uint8_t const later[] = { 0x41, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF,
-                                 0xC2, 0xE1, 0xF1 };
+static uint8_t const later[] = { 0x41, 0x80, 0x8F, 0x90, 0xA0, 0xBF, 0xC2 };
 enum { LATER = sizeof later };
 
 static void
@@ -55,10 +54,11 @@ test_set (char const *name)
           seq[0] = (uint8_t) b0;
           seq[1] = (uint8_t) b1;
           cases++;
-          if (!agrees (buf, at[p], seq, 2))
-            failures++;
-          /* A lead of 3 or 4 bytes: the later bytes too.  */
-          for (k = 0; b0 >= 0xE0 && k < LATER * LATER; k++)
+          if (!agrees (buf, at[p], seq, 2) && failures++ < 5)
+            diag ("%s: %02X %02X at %zu", name, b0, b1, at[p]);
+          /* A lead of 3 or 4 bytes: the later bytes too, at one of the
+             two places (by the second byte), to keep the test short.  */
+          for (k = 0; b0 >= 0xE0 && (b1 & 1) == p && k < LATER * LATER; k++)
             {
               seq[2] = later[k % LATER];
               seq[3] = later[k / LATER];
