@@ -351,8 +351,148 @@ neon_copy_chunk (uint8_t const *s, uint8_t *out, size_t *newlines)
   return (size_t) __builtin_ctzll (high) / 4;
 }
 
-TC_UTF8_TO_WIDE (, neon, utf16, 2)
-TC_UTF8_TO_WIDE (, neon, utf32, 4)
+/* Move the units of U that D does not mark (0xFFFF) to the front, in
+   order; return how many there are.  Each kept unit moves down by the
+   number of marked units before it, a count that grows along the
+   vector, so moving by its bits from the lowest (1, 2, then 4 places)
+   never lets one unit land on another that is still kept; a place left
+   behind gets the count 0, and no unit there moves again.  */
+static inline size_t
+compress8 (uint16x8_t *u, uint16x8_t d)
+{
+  uint16x8_t const zero = vdupq_n_u16 (0);
+  uint16x8_t one = vandq_u16 (d, vdupq_n_u16 (1));
+  /* The marked units before each unit: an inclusive prefix sum, less
+     the unit's own mark; 0 at a marked unit.  */
+  uint16x8_t k = one;
+  k = vaddq_u16 (k, vextq_u16 (zero, k, 7));
+  k = vaddq_u16 (k, vextq_u16 (zero, k, 6));
+  k = vaddq_u16 (k, vextq_u16 (zero, k, 4));
+  k = vbicq_u16 (vsubq_u16 (k, one), d);
+#define NEON_MOVE(n)                                                       \
+  do                                                                       \
+    {                                                                      \
+      uint16x8_t m = vtstq_u16 (k, vdupq_n_u16 (n));                       \
+      uint16x8_t in = vextq_u16 (m, zero, n);                              \
+      *u = vbslq_u16 (in, vextq_u16 (*u, zero, n), *u);                    \
+      k = vbslq_u16 (in, vextq_u16 (k, zero, n), vbicq_u16 (k, m));        \
+    }                                                                      \
+  while (0)
+  NEON_MOVE (1);
+  NEON_MOVE (2);
+  NEON_MOVE (4);
+#undef NEON_MOVE
+  return 8 - vaddvq_u16 (one);
+}
+
+/* Store the 8 units U as WIDTH-byte units at OUT (byte order BIG).  */
+static inline void
+store_units (uint16x8_t u, uint8_t *out, int width, bool big)
+{
+  if (width == 2)
+    {
+      uint8x16_t b = vreinterpretq_u8_u16 (u);
+      vst1q_u8 (out, big ? vrev16q_u8 (b) : b);
+    }
+  else
+    {
+      uint8x16_t a = vreinterpretq_u8_u32 (vmovl_u16 (vget_low_u16 (u)));
+      uint8x16_t b = vreinterpretq_u8_u32 (vmovl_u16 (vget_high_u16 (u)));
+      vst1q_u8 (out, big ? vrev32q_u8 (a) : a);
+      vst1q_u8 (out + 16, big ? vrev32q_u8 (b) : b);
+    }
+}
+
+/* Convert the 16 bytes V, which start a character and hold only ASCII
+   and 2-byte characters, whole but for a lead byte at the end when CUT,
+   to units at OUT; return the bytes written.  Each lead byte and the
+   byte after it make a unit in the lead's place; the continuation
+   bytes' places (and a cut lead's) are then squeezed out, 8 places at
+   a time.  */
+static inline size_t
+neon_two16 (uint8x16_t v, bool cut, uint8_t *out, int width, bool big)
+{
+  uint8x16_t next = vextq_u8 (v, vdupq_n_u8 (0), 1);
+  uint8x16_t lead = vcgeq_u8 (v, vdupq_n_u8 (0xC0));
+  uint8x16_t cont = vceqq_u8 (vandq_u8 (v, vdupq_n_u8 (0xC0)),
+                              vdupq_n_u8 (0x80));
+  if (cut)
+    cont = vsetq_lane_u8 (0xFF, cont, 15);
+  /* A lead's unit: its 5 bits above the next byte's 6; ASCII stays.  */
+  uint8x16_t low = vbslq_u8 (lead, vorrq_u8 (vshlq_n_u8 (v, 6),
+                                             vandq_u8 (next,
+                                                       vdupq_n_u8 (0x3F))),
+                             v);
+  uint8x16_t high = vandq_u8 (lead, vshrq_n_u8 (vandq_u8 (v,
+                                                          vdupq_n_u8 (0x1F)),
+                                                2));
+  uint16x8_t u0 = vreinterpretq_u16_u8 (vzip1q_u8 (low, high));
+  uint16x8_t u1 = vreinterpretq_u16_u8 (vzip2q_u8 (low, high));
+  uint16x8_t d0 = vreinterpretq_u16_s16 (vmovl_s8 (vget_low_s8
+                                                   (vreinterpretq_s8_u8
+                                                    (cont))));
+  uint16x8_t d1 = vreinterpretq_u16_s16 (vmovl_s8 (vget_high_s8
+                                                   (vreinterpretq_s8_u8
+                                                    (cont))));
+  size_t c0 = compress8 (&u0, d0), c1 = compress8 (&u1, d1);
+  store_units (u0, out, width, big);
+  store_units (u1, out + c0 * (size_t) width, width, big);
+  return (c0 + c1) * (size_t) width;
+}
+
+/* Well-formed UTF-8 of complete characters to UTF-16 or UTF-32 (see
+   struct kernels), 16 bytes at a time: ASCII widened, a block of ASCII
+   and 2-byte characters by neon_two16 (15 bytes of it when it ends with
+   a lead byte), anything else from the start of the block to the next
+   ASCII byte by the shared scalar code.  */
+static inline __attribute__ ((always_inline)) size_t
+neon_utf8_to_wide (uint8_t const *s, size_t n, uint8_t *out, int width,
+                   bool big)
+{
+  size_t i = 0, o = 0;
+  while (i + 16 <= n)
+    {
+      uint8x16_t v = vld1q_u8 (s + i);
+      uint8_t max = vmaxvq_u8 (v);
+      size_t a;
+      if (max < 0x80)
+        {
+          neon_widen_chunk (s + i, out + o, width, big);
+          i += 16;
+          o += 16 * (size_t) width;
+          continue;
+        }
+      if (max < 0xE0)
+        {
+          /* A lead byte at the end is left for the next block.  */
+          bool cut = s[i + 15] >= 0xC0;
+          o += neon_two16 (v, cut, out + o, width, big);
+          i += 16 - cut;
+          continue;
+        }
+      a = neon_widen_chunk (s + i, out + o, width, big);
+      i += a;
+      o += a * (size_t) width;
+      do
+        o += tc_utf8_char (s, &i, out + o, width, big);
+      while (i < n && s[i] >= 0x80);
+    }
+  while (i < n)
+    o += tc_utf8_char (s, &i, out + o, width, big);
+  return o;
+}
+
+static size_t
+neon_utf8_to_utf16 (uint8_t const *s, size_t n, uint8_t *out, bool big)
+{
+  return neon_utf8_to_wide (s, n, out, 2, big);
+}
+
+static size_t
+neon_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
+{
+  return neon_utf8_to_wide (s, n, out, 4, big);
+}
 TC_UTF16_TO_UTF8 (, neon)
 TC_SB_TO_UTF8 (, neon)
 TC_UTF8_TO_SB (, neon)
