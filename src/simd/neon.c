@@ -14,11 +14,14 @@
    validator from the start of the character there, so the length
    returned is the one scalar_utf8_valid_len gives.
 
-   The converters are those of transcode.h with NEON chunk primitives:
-   16 ASCII bytes (or 8 UTF-16 units) at a time are widened or narrowed
-   with vector moves; a character that is not ASCII is converted by the
-   shared scalar code, and the chunk loop goes on after it.  The line
-   break and control kernels are the portable ones.
+   UTF-8 to UTF-16/UTF-32 and UTF-16 to UTF-8 take 16 bytes (8 units)
+   at a time: ASCII is widened or narrowed, a block of ASCII and 2-byte
+   characters is converted in vector code and then squeezed (compress8,
+   compress16: no table), and anything else goes to the shared scalar
+   code of transcode.h up to the next ASCII character.  The single-byte
+   converters are those of transcode.h with NEON chunk primitives (16
+   ASCII bytes at a time).  The line break and control kernels are the
+   portable ones.
 
    The lanes are taken in memory order: configure builds this file for
    little-endian AArch64 only.  */
@@ -493,7 +496,118 @@ neon_utf8_to_utf32 (uint8_t const *s, size_t n, uint8_t *out, bool big)
 {
   return neon_utf8_to_wide (s, n, out, 4, big);
 }
-TC_UTF16_TO_UTF8 (, neon)
+/* compress8 for the 16 bytes V: move the bytes that D does not mark
+   to the front, in order; return how many there are.  */
+static inline size_t
+compress16 (uint8x16_t *v, uint8x16_t d)
+{
+  uint8x16_t const zero = vdupq_n_u8 (0);
+  uint8x16_t one = vandq_u8 (d, vdupq_n_u8 (1));
+  uint8x16_t k = one;
+  k = vaddq_u8 (k, vextq_u8 (zero, k, 15));
+  k = vaddq_u8 (k, vextq_u8 (zero, k, 14));
+  k = vaddq_u8 (k, vextq_u8 (zero, k, 12));
+  k = vaddq_u8 (k, vextq_u8 (zero, k, 8));
+  k = vbicq_u8 (vsubq_u8 (k, one), d);
+#define NEON_MOVE(n)                                                       \
+  do                                                                       \
+    {                                                                      \
+      uint8x16_t m = vtstq_u8 (k, vdupq_n_u8 (n));                         \
+      uint8x16_t in = vextq_u8 (m, zero, n);                               \
+      *v = vbslq_u8 (in, vextq_u8 (*v, zero, n), *v);                      \
+      k = vbslq_u8 (in, vextq_u8 (k, zero, n), vbicq_u8 (k, m));           \
+    }                                                                      \
+  while (0)
+  NEON_MOVE (1);
+  NEON_MOVE (2);
+  NEON_MOVE (4);
+  NEON_MOVE (8);
+#undef NEON_MOVE
+  return 16 - vaddvq_u8 (one);
+}
+
+/* Convert the 8 units U, each below 0x800, to UTF-8 at OUT (16 bytes
+   may be written); return the bytes of UTF-8.  Each unit makes two
+   bytes, its lead (or itself, if ASCII) and its continuation; the
+   continuation places of the ASCII units are then squeezed out.  */
+static inline size_t
+neon_utf16_two (uint16x8_t u, uint8_t *out)
+{
+  uint16x8_t ascii = vcltq_u16 (u, vdupq_n_u16 (0x80));
+  uint8x8_t first = vmovn_u16 (vbslq_u16 (ascii, u,
+                                          vorrq_u16 (vshrq_n_u16 (u, 6),
+                                                     vdupq_n_u16 (0xC0))));
+  uint8x8_t second = vmovn_u16 (vorrq_u16 (vandq_u16 (u, vdupq_n_u16 (0x3F)),
+                                           vdupq_n_u16 (0x80)));
+  uint8x8x2_t b = vzip_u8 (first, second);
+  uint8x8x2_t d = vzip_u8 (vdup_n_u8 (0), vmovn_u16 (ascii));
+  uint8x16_t v = vcombine_u8 (b.val[0], b.val[1]);
+  size_t c = compress16 (&v, vcombine_u8 (d.val[0], d.val[1]));
+  vst1q_u8 (out, v);
+  return c;
+}
+
+/* UTF-16 to UTF-8 (see struct kernels), 8 units at a time: ASCII
+   narrowed, units below 0x800 by neon_utf16_two, anything else from
+   the start of the block to the next ASCII unit by the shared scalar
+   code.  */
+static inline __attribute__ ((always_inline)) size_t
+neon_utf16_to_utf8_bo (uint8_t const *s, size_t n, uint8_t *out,
+                       size_t *produced, bool big)
+{
+  size_t i = 0, o = 0, w;
+  while (i + 8 <= n)
+    {
+      uint8x16_t b = vld1q_u8 (s + 2 * i);
+      uint16x8_t u = vreinterpretq_u16_u8 (big ? vrev16q_u8 (b) : b);
+      uint16_t max = vmaxvq_u16 (u);
+      size_t a;
+      if (max < 0x80)
+        {
+          vst1_u8 (out + o, vmovn_u16 (u));
+          i += 8;
+          o += 8;
+          continue;
+        }
+      if (max < 0x800)
+        {
+          o += neon_utf16_two (u, out + o);
+          i += 8;
+          continue;
+        }
+      a = neon_narrow_chunk (s + 2 * i, out + o, big);
+      i += a;
+      o += a;
+      do
+        {
+          w = tc_utf16_char (s, &i, n, out + o, big);
+          if (w == 0)
+            goto done;
+          o += w;
+        }
+      while (i < n && tc_get16 (s + 2 * i, big) >= 0x80);
+    }
+  while (i < n)
+    {
+      w = tc_utf16_char (s, &i, n, out + o, big);
+      if (w == 0)
+        break;
+      o += w;
+    }
+ done:
+  *produced = o;
+  return i;
+}
+
+static size_t
+neon_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
+                    size_t *produced, uint64_t *newlines, bool big)
+{
+  size_t used = (big ? neon_utf16_to_utf8_bo (s, n, out, produced, true)
+                 : neon_utf16_to_utf8_bo (s, n, out, produced, false));
+  *newlines = neon_count_newlines (out, *produced);
+  return used;
+}
 TC_SB_TO_UTF8 (, neon)
 TC_UTF8_TO_SB (, neon)
 
