@@ -614,7 +614,124 @@ neon_utf16_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
   *newlines = neon_count_newlines (out, *produced);
   return used;
 }
-TC_SB_TO_UTF8 (, neon)
+/* The byte B of a single-byte encoding through TABLE (see struct
+   kernels) at OUT + *O, with *O and *NL moved on; false if B is not a
+   character.  */
+static inline bool
+sb_byte (uint8_t b, uint8_t const (*table)[4], uint8_t *out, size_t *o,
+         size_t *nl)
+{
+  uint8_t const *e;
+  if (b < 0x80)
+    {
+      out[(*o)++] = b;
+      *nl += b == '\n';
+      return true;
+    }
+  e = table[b - 0x80];
+  if (e[3] == 0)
+    return false;
+  memcpy (out + *o, e, 3);
+  *o += e[3];
+  return true;
+}
+
+/* Look up the 8 bytes IDX (a byte less 0x80) in the 128 bytes T[0..1]:
+   0 where IDX is 128 or more (ASCII).  */
+static inline uint8x8_t
+lookup128 (uint8x16x4_t const t[2], uint8x8_t idx)
+{
+  return vorr_u8 (vqtbl4_u8 (t[0], idx),
+                  vqtbl4_u8 (t[1], vsub_u8 (idx, vdup_n_u8 (64))));
+}
+
+/* Single-byte encoding to UTF-8 (see struct kernels), 8 bytes a step:
+   ASCII copied; 8 bytes with three high bytes or more, all with 2-byte
+   forms (Latin letters, Cyrillic, Greek), looked up in two tables made
+   from TABLE (lead and continuation bytes), interleaved and squeezed
+   as in neon_utf16_two; otherwise the ASCII before the first high byte
+   is copied and that byte goes through TABLE alone.  A
+   short run is left to the chunk loop of transcode.h (making the
+   tables costs a few hundred instructions).  */
+static size_t
+neon_sb_to_utf8 (uint8_t const *s, size_t n, uint8_t *out,
+                 uint8_t const (*table)[4], size_t *produced,
+                 uint64_t *newlines)
+{
+  uint8_t lead[128], cont[128];
+  uint8x16x4_t lt[2], ct[2];
+  size_t i = 0, o = 0, nl = 0, k;
+  uint8x8_t const lf = vdup_n_u8 ('\n');
+
+  if (n < 256)
+    return tc_sb_to_utf8 (s, n, out, table, produced, newlines, 16,
+                          neon_copy_chunk);
+  for (k = 0; k < 128; k++)
+    {
+      lead[k] = table[k][3] == 2 ? table[k][0] : 0;
+      cont[k] = table[k][1];
+    }
+  lt[0] = vld1q_u8_x4 (lead);
+  lt[1] = vld1q_u8_x4 (lead + 64);
+  ct[0] = vld1q_u8_x4 (cont);
+  ct[1] = vld1q_u8_x4 (cont + 64);
+  while (i + 8 <= n)
+    {
+      uint8x8_t v = vld1_u8 (s + i);
+      uint8x8_t idx = vsub_u8 (v, vdup_n_u8 (0x80));
+      uint8x8_t high = vcge_u8 (v, vdup_n_u8 (0x80));
+      uint8x8_t lines = vceq_u8 (v, lf);
+      uint64_t hm = vget_lane_u64 (vreinterpret_u64_u8 (high), 0);
+      uint64_t lm = vget_lane_u64 (vreinterpret_u64_u8 (lines), 0);
+      uint8x8_t ld;
+      if (hm == 0)
+        {
+          vst1_u8 (out + o, v);
+          o += 8;
+          nl += (size_t) __builtin_popcountll (lm) / 8;
+          i += 8;
+          continue;
+        }
+      /* Two high bytes or more, each with a 2-byte form: in vector
+         code.  */
+      if (__builtin_popcountll (hm) >= 16
+          && (ld = lookup128 (lt, idx),
+              vmaxv_u8 (vand_u8 (high, vceq_u8 (ld, vdup_n_u8 (0)))) == 0))
+        {
+          uint8x8x2_t b = vzip_u8 (vbsl_u8 (high, ld, v),
+                                   lookup128 (ct, idx));
+          uint8x8x2_t d = vzip_u8 (vdup_n_u8 (0), vmvn_u8 (high));
+          uint8x16_t w = vcombine_u8 (b.val[0], b.val[1]);
+          size_t c = compress16 (&w, vcombine_u8 (d.val[0], d.val[1]));
+          vst1q_u8 (out + o, w);
+          o += c;
+          nl += (size_t) __builtin_popcountll (lm) / 8;
+          i += 8;
+          continue;
+        }
+      /* Fewer (Western text has one now and then): the ASCII before the
+         first, and it through the table; the next step starts after
+         it.  */
+      {
+        size_t f = (size_t) __builtin_ctzll (hm) / 8;
+        vst1_u8 (out + o, v);
+        o += f;
+        nl += (size_t) __builtin_popcountll (lm & ((UINT64_C (1) << (8 * f))
+                                                   - 1)) / 8;
+        i += f;
+        if (!sb_byte (s[i], table, out, &o, &nl))
+          goto done;
+        i++;
+      }
+    }
+  for (; i < n; i++)
+    if (!sb_byte (s[i], table, out, &o, &nl))
+      break;
+ done:
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
 TC_UTF8_TO_SB (, neon)
 
 struct kernels const kernels_neon = {
