@@ -18,9 +18,11 @@
    at a time: ASCII is widened or narrowed, a block of ASCII and 2-byte
    characters is converted in vector code and then squeezed (compress8,
    compress16: no table), and anything else goes to the shared scalar
-   code of transcode.h up to the next ASCII character.  The single-byte
-   converters are those of transcode.h with NEON chunk primitives (16
-   ASCII bytes at a time).  The line break and control kernels are the
+   code of transcode.h up to the next ASCII character.  A single-byte
+   encoding to UTF-8 looks its high bytes up 8 at a time in tables of
+   their 2-byte forms where they are dense (neon_sb_to_utf8); UTF-8 to
+   a single-byte encoding is transcode.h's converter with a NEON chunk
+   of 16 ASCII bytes.  The line break and control kernels are the
    portable ones.
 
    The lanes are taken in memory order: configure builds this file for
