@@ -30,6 +30,7 @@ UNIT_TESTS = \
 	tests/unit/test_iconv_table \
 	tests/unit/test_iconv_reference \
 	tests/unit/test_fast \
+	tests/unit/test_validator \
 	tests/unit/test_binary
 check_PROGRAMS = $(UNIT_TESTS)
 
@@ -107,6 +108,13 @@ tests_unit_test_fast_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
 tests_unit_test_fast_CFLAGS = $(UTF8CONV_CFLAGS)
 tests_unit_test_fast_SOURCES = tests/unit/test_fast.c
 tests_unit_test_fast_LDADD = $(UNIT_LDADD)
+
+# Each kernel set's UTF-8 validator against the portable one on every
+# pair of bytes and the lead bytes' longer sequences.
+tests_unit_test_validator_CPPFLAGS = $(UTF8CONV_CPPFLAGS)
+tests_unit_test_validator_CFLAGS = $(UTF8CONV_CFLAGS)
+tests_unit_test_validator_SOURCES = tests/unit/test_validator.c
+tests_unit_test_validator_LDADD = $(UNIT_LDADD)
 
 # The binary test: the word-at-a-time byte scan against a byte loop,
 # and the magic numbers.
@@ -205,11 +213,12 @@ EXTRA_DIST += \
 ## machines never do); eol.bats compares the sets of kernel_sets
 ## (tests/test_helper.bash), which in "make check" are the reference and
 ## the default set only.
-IMPLS = reference scalar sse2 avx2 avx512 avx512vbmi2
-IMPL_TESTS = tests/unit/test_fast tests/unit/test_pipeline \
-	tests/unit/test_binary tests/unit/test_iconv_table \
-	tests/unit/test_iconv_reference tests/cli/golden.bats \
-	tests/cli/variants.bats tests/cli/kuhn.bats tests/cli/eol.bats
+IMPLS = reference scalar sse2 avx2 avx512 avx512vbmi2 neon
+IMPL_TESTS = tests/unit/test_fast tests/unit/test_validator \
+	tests/unit/test_pipeline tests/unit/test_binary \
+	tests/unit/test_iconv_table tests/unit/test_iconv_reference \
+	tests/cli/golden.bats tests/cli/variants.bats tests/cli/kuhn.bats \
+	tests/cli/eol.bats
 MOSTLYCLEANFILES += check-impls-*.log
 
 .PHONY: check-impls

@@ -155,6 +155,10 @@ static struct kernels const *const all[] = {
 #if HAVE_SIMD_X86
   &kernels_avx512vbmi2, &kernels_avx512, &kernels_avx2, &kernels_sse2,
 #endif
+#if HAVE_SIMD_NEON
+  /* Every AArch64 processor has NEON (Advanced SIMD): no probe.  */
+  &kernels_neon,
+#endif
   &kernels_scalar
 };
 

@@ -12,7 +12,8 @@
    with the environment variable UTF8CONV_IMPL: "reference" (no fast
    paths at all), "scalar" (portable word-at-a-time code), "sse2",
    "avx2", "avx512" (AVX-512 F, BW and VL), "avx512vbmi2" (also VBMI
-   and VBMI2: byte permutations and byte compress).  */
+   and VBMI2: byte permutations and byte compress) on x86-64, "neon" on
+   AArch64 (where every processor has it).  */
 
 #ifndef UTF8CONV_KERNELS_H
 #define UTF8CONV_KERNELS_H
@@ -139,7 +140,7 @@ bool kernels_select (void);
    "reference" last; NULL-terminated.  */
 char const *const *kernels_available (void);
 
-/* Portable kernels, shared by the x86 ones for their tails.  */
+/* Portable kernels, shared by the x86 and NEON ones for their tails.  */
 extern struct kernels const kernels_scalar;
 size_t scalar_utf8_valid_len (uint8_t const *s, size_t n);
 size_t scalar_ascii_len (uint8_t const *s, size_t n);
@@ -150,6 +151,10 @@ size_t scalar_find_control (uint8_t const *s, size_t n);
 #if HAVE_SIMD_X86
 extern struct kernels const kernels_sse2, kernels_avx2, kernels_avx512,
   kernels_avx512vbmi2;
+#endif
+
+#if HAVE_SIMD_NEON
+extern struct kernels const kernels_neon;
 #endif
 
 #endif
