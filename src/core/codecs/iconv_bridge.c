@@ -82,7 +82,9 @@
      bytes the memo does not know, which go to iconv() (and are learned),
      at a beginning cut by the end of the buffer, and where the pivot has
      less than BRIDGE_MAX_VALUES of room after a value, as the calls do.
-     Errors are never learned, and are what they were.
+     For bytes it does not know, the shortest-prefix loop starts after
+     the beginning the memo knows, whose prefixes would each say EINVAL
+     again.  Errors are never learned, and are what they were.
 
      This gives what the calls give as long as the decoder keeps no
      state: the same bytes decode the same wherever they are.  That is
@@ -577,9 +579,8 @@ decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
     }
 }
 
-/* Decode a run of units of IN[*I..N) into P with the decoder of H, if
-   it converts runs, from where no character is begun (iconv_units.c);
-   move *I past it.  */
+/* Decode a run of units of IN[*I..N) into P, if H converts runs, from
+   where no character is begun (iconv_units.c); move *I past it.  */
 static void
 decode_units (struct decoder *d, struct handle *h, uint8_t const *in,
               size_t *i, size_t n, struct pivot *p)
@@ -593,8 +594,8 @@ decode_units (struct decoder *d, struct handle *h, uint8_t const *in,
                        (int64_t) *i, p, room - BRIDGE_MAX_VALUES + 1, &last,
                        &exact);
   h->unit = exact ? h->unit : 0;
-  /* As if the last character had been converted by one call; bytes
-     without values (never seen) as a shift sequence.  */
+  /* As if the last character was converted by one call; bytes without
+     values (never seen) as a shift sequence.  */
   if (p->len == before)
     h->prefix += (int64_t) used;
   note_consumed (h, in + *i + last, used - last, p->len > before);
@@ -645,7 +646,10 @@ convert_one (struct handle *h, struct view const *v, size_t room,
              uint8_t *out, size_t *used, size_t *k, int *err)
 {
   size_t bytes;
-  for (*k = 1;; ++*k)
+  /* The beginnings the memo knows would each say EINVAL again.  */
+  *k = 1 + (h->memo_on && h->prefix == 0
+            ? memo_beginning (&h->memo, v->s, v->len - 1) : 0);
+  for (;; ++*k)
     {
       bytes = bridge_convert (h->cd, v->s, *k, out, 4 * room, used,
                               err);
@@ -881,16 +885,6 @@ translit_locale (void)
         loc = newlocale (LC_CTYPE_MASK, "C.utf8", (locale_t) 0);
     }
   return loc;
-}
-
-bool
-iconv_bridge_opens (char const *tocode, char const *fromcode)
-{
-  iconv_t cd = iconv_open (tocode, fromcode);
-  if (cd == (iconv_t) -1)
-    return false;
-  iconv_close (cd);
-  return true;
 }
 
 /* The flags of a bridged encoding called NAME (uppercased).  */
