@@ -400,7 +400,7 @@ test_units (struct tally *t)
           size_t n = make_units (in, unit, i % 2, i >= 2), len = 0;
           for (s = 0; s < COUNT (sizes); s++)
             compare (t, c, names[k], in, n, sizes[s]);
-          while (len + 8 < sizeof u8 / 2)
+          while (len + 8 < sizeof u8)
             put_utf8 (u8, &len, rng () % 50 == 0 ? 0x1F600
                       : rng () % 40 == 0 ? 0x0A : 0x4E00 + rng () % 0x5000);
           for (s = 0; s < COUNT (sizes); s++)

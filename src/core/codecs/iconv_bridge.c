@@ -289,6 +289,7 @@ bridge_encoder_open (struct encoder *e)
   if (!b->translit && b->to_name == b->name && !b->exact && b->unit)
     {
       h->unit = b->unit;
+      h->order = UNITS_UNKNOWN;
       return;
     }
   /* Not for a Unicode form (a BOM written once, UTF-7's base64), nor
@@ -789,8 +790,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
       if (h->unit)
         {
           bool exact = true;
-          i += units_encode (cd, h->unit, cp + i, count - i, out, &o, cap,
-                             &exact);
+          i += units_encode (cd, h->unit, &h->order, cp + i, count - i, out,
+                             &o, cap, &exact);
           if (!exact)
             h->unit = 0;
         }
@@ -825,6 +826,7 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
         char *op = (char *) out + o;
         size_t il = sizeof buf, ol = cap - o;
         size_t r = iconv (cd, &ip, &il, &op, &ol);
+        h->order = UNITS_UNKNOWN;
         err = r == (size_t) -1 ? errno : 0;
         bytes = cap - o - ol;
         /* musl's iconv() writes '*' for a character the charset lacks
@@ -865,6 +867,7 @@ bridge_flush (struct encoder *e, uint8_t *out)
   iconv_t cd = ((struct handle *) e->impl)->cd;
   char *op = (char *) out;
   size_t ol = MAX_ERROR_BYTES;
+  ((struct handle *) e->impl)->order = UNITS_UNKNOWN;
   iconv (cd, NULL, NULL, &op, &ol);
   return MAX_ERROR_BYTES - ol;
 }

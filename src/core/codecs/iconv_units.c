@@ -285,17 +285,62 @@ units_decode (iconv_t cd, unsigned int unit, int *order, struct decoder *d,
   return used;
 }
 
-/* Whether every form of UNIT bytes encodes C, to one unit (or one
-   UCS-4 unit).  */
+/* Whether every form of UNIT bytes encodes C to one unit, C itself
+   (no byte order mark either).  */
 static bool
 plain (ucs4_t c, unsigned int unit)
 {
-  return c < 0xD800 || (0xE000 <= c && c <= (unit == 2 ? 0xFFFF : 0x10FFFF));
+  return plain_unit (c) && (unit == 4 || c <= 0xFFFF);
+}
+
+/* Encode the plain values at the start of CP[0..N) into OUT in the byte
+   order ORDER, as iconv() does once it has written its BOM; returns how
+   many.  */
+static size_t
+encode_plain (unsigned int unit, int order, ucs4_t const *cp, size_t n,
+              uint8_t *out)
+{
+  size_t k;
+  unsigned int j, hi = order == UNITS_BIG ? 0 : 1;
+  if (unit == 2)
+    {
+      for (k = 0; k < n; k++)
+        {
+          ucs4_t c = cp[k];
+          if (!(c < 0xD800 || (0xE000 <= c && c <= 0xFFFD && c != 0xFEFF)))
+            break;
+          out[2 * k + hi] = (uint8_t) (c >> 8);
+          out[2 * k + 1 - hi] = (uint8_t) c;
+        }
+      return k;
+    }
+  for (k = 0; k < n && plain (cp[k], unit); k++)
+    for (j = 0; j < unit; j++)
+      out[k * unit + j] = (uint8_t) (cp[k] >> 8 * (hi ? j : unit - 1 - j));
+  return k;
+}
+
+/* The byte order of the units at OUT[0..LEN), a BOM of one unit or
+   none and then the N values at CP, or UNITS_UNKNOWN.  */
+static int
+encoded_order (uint8_t const *out, size_t len, ucs4_t const *cp, size_t n,
+               unsigned int unit)
+{
+  bool le = true, be = true;
+  size_t k, bom = len - n * unit;
+  if (len < n * unit || (bom != 0 && bom != unit))
+    return UNITS_UNKNOWN;
+  for (k = 0; k < n && (le || be); k++)
+    {
+      le = le && unit_at (out + bom + k * unit, unit, false) == cp[k];
+      be = be && unit_at (out + bom + k * unit, unit, true) == cp[k];
+    }
+  return le == be ? UNITS_UNKNOWN : le ? UNITS_LITTLE : UNITS_BIG;
 }
 
 size_t
-units_encode (iconv_t cd, unsigned int unit, ucs4_t const *cp, size_t count,
-              uint8_t *out, size_t *o, size_t cap, bool *exact)
+units_encode (iconv_t cd, unsigned int unit, int *order, ucs4_t const *cp,
+              size_t count, uint8_t *out, size_t *o, size_t cap, bool *exact)
 {
   size_t done = 0;
 
@@ -313,6 +358,15 @@ units_encode (iconv_t cd, unsigned int unit, ucs4_t const *cp, size_t count,
         n = UNITS_CHUNK;
       if (n > count - done)
         n = count - done;
+      if (*order != UNITS_UNKNOWN)
+        {
+          k = encode_plain (unit, *order, cp + done, n, out + *o);
+          *o += k * unit;
+          done += k;
+          if (k < n)
+            break;
+          continue;
+        }
       for (k = 0; k < n && plain (cp[done + k], unit); k++)
         {
           ucs4_t c = cp[done + k];
@@ -328,6 +382,8 @@ units_encode (iconv_t cd, unsigned int unit, ucs4_t const *cp, size_t count,
       r = iconv (cd, &ip, &il, &op, &ol);
       if (r != (size_t) -1 && r != 0)
         *exact = false;
+      if (r == 0)
+        *order = encoded_order (out + *o, room - ol, cp + done, k, unit);
       *o += room - ol;
       done += k - il / 4;
       /* Stopped early (iconv() refused a value), or at a value that

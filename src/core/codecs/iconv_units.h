@@ -44,9 +44,12 @@ size_t units_decode (iconv_t cd, unsigned int unit, int *order,
    unit, or to one UCS-4 unit.  Returns the values encoded (CP[return]
    is where the bridge takes over) and moves *O on.  Sets *EXACT to
    false when iconv() said it converted something irreversibly, which
-   the run cannot tell apart (never seen without //TRANSLIT).  */
-size_t units_encode (iconv_t cd, unsigned int unit, ucs4_t const *cp,
-                     size_t count, uint8_t *out, size_t *o, size_t cap,
-                     bool *exact);
+   the run cannot tell apart (never seen without //TRANSLIT).  Once a
+   run has shown the byte order (*ORDER, as for units_decode; the caller
+   sets it back whenever iconv() is called otherwise, or flushed), the
+   plain values are written without iconv().  */
+size_t units_encode (iconv_t cd, unsigned int unit, int *order,
+                     ucs4_t const *cp, size_t count, uint8_t *out,
+                     size_t *o, size_t cap, bool *exact);
 
 #endif
