@@ -277,6 +277,37 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
   return utf8_stop (in, i, n, err);
 }
 
+/* UTF-8 to a table code page of iconv(3) whose bytes 00..7F are ASCII:
+   the kernel of utf8_to_single_byte, and where it stops at a character
+   of three or four bytes (Thai, box drawing, the euro sign), the
+   encoders' memo, in turns, as long as either gets on; what neither
+   knows is the state machine's.  */
+static size_t
+utf8_to_table (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+               size_t *produced, uint64_t *newlines, struct codec_error *err)
+{
+  size_t i = 0, o = 0;
+  uint64_t nl = 0;
+
+  err->len = 0;
+  while (i < n)
+    {
+      size_t p, u;
+      uint64_t l;
+      u = utf8_to_single_byte (in + i, n - i, out + o, cap - o, &p, &l, err);
+      i += u, o += p, nl += l;
+      if (i == n || err->len > 0)
+        break;
+      u = utf8_to_memo (in + i, n - i, out + o, cap - o, &p, &l, err);
+      i += u, o += p, nl += l;
+      if (u == 0)
+        break;
+    }
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
+
 /* A table code page of iconv(3) (iconv_table.c) whose bytes 00..7F are
    not ASCII (EBCDIC, some ISO 646 variants and IBM PC pages) to UTF-8,
    byte by byte through its table: the UTF-8 form of each byte's value,
@@ -412,7 +443,8 @@ fast_select (struct codec const *from, struct codec const *to)
         return utf8_to_utf32be;
       if ((to->flags & CODEC_SINGLE_BYTE)
           && make_single_byte_tables (to, false))
-        return utf8_to_single_byte;
+        return ((to_memo = iconv_table_memo (to)) ? utf8_to_table
+                : utf8_to_single_byte);
       /* The other table code pages, and the bridge while its encoders
          keep no state: the encoders' memo.  */
       if ((to_memo = iconv_table_memo (to))

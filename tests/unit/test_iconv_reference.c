@@ -331,6 +331,84 @@ test_encoder (struct tally *t, struct codec const *c, char const *name,
   compare_encode (t, c, name, in, n, 1 + rng () % 7);
 }
 
+/* ------------------------------------------------------------------ */
+/* The Unicode forms of fixed units, converted a run per iconv() call
+   (iconv_units.c): runs longer than the one that learns the byte order,
+   cut by byte order marks of either order, surrogates (UCS-2 rejects
+   them, UTF-16 pairs them), an odd byte, and the end; at block sizes 1,
+   2 and 3 too.  */
+
+/* Append the N bytes of the value C, big-endian if BIG, to OUT[*LEN].  */
+static void
+put_unit (uint8_t *out, size_t *len, ucs4_t c, unsigned int n, bool big)
+{
+  unsigned int k;
+  for (k = 0; k < n; k++)
+    out[*len + k] = (uint8_t) (c >> 8 * (big ? n - 1 - k : k));
+  *len += n;
+}
+
+/* Units of UNIT bytes in one byte order, many of them plain, with
+   marks, surrogates and line breaks among them, into IN; its length.  */
+static size_t
+make_units (uint8_t *in, unsigned int unit, bool big, bool bom)
+{
+  static ucs4_t const odd[] = { 0xFEFF, 0xFFFE, 0xD800, 0xDC00, 0x0A,
+                                0xFFFF, 0x10000, 0x1F600 };
+  size_t len = 0, k;
+  if (bom)
+    put_unit (in, &len, 0xFEFF, unit, big);
+  for (k = 0; len + 2 * unit + 1 < MAX_INPUT - 8; k++)
+    {
+      ucs4_t c = (k % 97 == 96 ? odd[rng () % COUNT (odd)]
+                  : k % 3 ? 0x4E00 + rng () % 0x5000 : 0x20 + rng () % 0x5F);
+      if (c > 0xFFFF && unit == 2)
+        {
+          put_unit (in, &len, 0xD800 + ((c - 0x10000) >> 10), 2, big);
+          c = 0xDC00 + ((c - 0x10000) & 0x3FF);
+        }
+      put_unit (in, &len, c, unit, big);
+    }
+  if (rng () % 2)
+    in[len++] = 0xD8;
+  return len;
+}
+
+static void
+test_units (struct tally *t)
+{
+  /* The names of 2-byte units, then those of 4-byte units.  */
+  static char const *const names[] = {
+    "UCS-2", "UCS-2LE", "UCS-2BE", "UNICODE", "UNICODELITTLE", "UNICODEBIG",
+    "ISO-10646/UCS2", "CSUNICODE", "OSF00010100", "OSF00010101",
+    "OSF00010102", "UTF-16", "UCS-4", "UCS-4LE", "UCS-4BE", "UTF-32"
+  };
+  size_t const first4 = 12;
+  static size_t const sizes[] = { 65536, 1, 2, 3 };
+  size_t k, i, s;
+
+  rng_state = 19;
+  for (k = 0; k < COUNT (names); k++)
+    {
+      struct codec const *c = iconv_bridge_find (names[k], false, NULL);
+      unsigned int unit = k < first4 ? 2 : 4;
+      if (!c)
+        continue;
+      for (i = 0; i < 4; i++)
+        {
+          uint8_t in[MAX_INPUT], u8[MAX_INPUT];
+          size_t n = make_units (in, unit, i % 2, i >= 2), len = 0;
+          for (s = 0; s < COUNT (sizes); s++)
+            compare (t, c, names[k], in, n, sizes[s]);
+          while (len + 8 < sizeof u8)
+            put_utf8 (u8, &len, rng () % 50 == 0 ? 0x1F600
+                      : rng () % 40 == 0 ? 0x0A : 0x4E00 + rng () % 0x5000);
+          for (s = 0; s < COUNT (sizes); s++)
+            compare_encode (t, c, names[k], u8, len, sizes[s]);
+        }
+    }
+}
+
 /* The test of one charset NAME (iconv_bridge_names' callback).  */
 static void
 test_charset (char const *name, void *arg)
@@ -410,6 +488,7 @@ main (void)
       printf ("1..0 # SKIP iconv(3) lists no charsets\n");
       return 0;
     }
+  test_units (&t);
   diag ("%zu charsets compared, %zu that iconv(3) cannot open both ways "
         "skipped", t.charsets, t.skipped);
   for (k = 0; k < POLICIES; k++)

@@ -60,6 +60,11 @@
      held character comes out after the error's replacement, never
      lost.
 
+   - Runs.  The Unicode forms of fixed code units (UCS-2, UCS-4,
+     UNICODE, ...: found by a probe) are converted a run per call, split
+     into characters by their units (iconv_units.c says why that is
+     exact); the characters where a run stops go one per call.
+
    - The memo.  One call per character costs some 500 instructions a
      byte, most of them in iconv()'s per-call machinery, 10 times what
      iconv() takes for a whole text.  So a decoder keeps, in a trie of
@@ -77,7 +82,9 @@
      bytes the memo does not know, which go to iconv() (and are learned),
      at a beginning cut by the end of the buffer, and where the pivot has
      less than BRIDGE_MAX_VALUES of room after a value, as the calls do.
-     Errors are never learned, and are what they were.
+     For bytes it does not know, the shortest-prefix loop starts after
+     the beginning the memo knows, whose prefixes would each say EINVAL
+     again.  Errors are never learned, and are what they were.
 
      This gives what the calls give as long as the decoder keeps no
      state: the same bytes decode the same wherever they are.  That is
@@ -137,6 +144,7 @@
 
 #include "iconv_memo.h"
 #include "iconv_table.h"
+#include "iconv_units.h"
 #include "step.h"
 
 enum
@@ -160,6 +168,8 @@ struct bridge
                                    iconv() follows, or (locale_t) 0.  */
   struct memo_charset *charset; /* Whether the memo suits it.  */
   struct enc_memo *enc;         /* What its encoders learned.  */
+  unsigned int unit;            /* A form of fixed units: their size
+                                   (iconv_units.c), or 0.  */
   struct bridge *next;          /* All bridges, to find them again.  */
 };
 
@@ -206,7 +216,12 @@ struct handle
   /* Encoding: whether the encoders' memo may be read and written (while
      the encoder has shown no state).  */
   bool enc_on;
+  /* Both ways: the size of the code units of a Unicode form converted
+     a run per call (iconv_units.c), or 0; the byte order a run showed.  */
+  unsigned int unit;
+  int order;
 };
+
 
 static iconv_t
 xiconv_open (char const *tocode, char const *fromcode)
@@ -248,8 +263,11 @@ bridge_decoder_open (struct decoder *d)
   struct bridge const *b = bridge_of (d->codec);
   struct handle *h = open_handle ("UTF-32LE", b->name);
   h->charset = b->charset;
-  /* A Unicode form keeps state: the byte order, UTF-7's base64.  */
-  h->memo_on = !(b->sc.codec.flags & CODEC_UNICODE);
+  h->unit = b->unit;
+  h->order = UNITS_UNKNOWN;
+  /* A Unicode form keeps state: the byte order, UTF-7's base64.  Runs
+     of units need no memo.  */
+  h->memo_on = !(b->sc.codec.flags & CODEC_UNICODE) && h->unit == 0;
   d->impl = h;
 }
 
@@ -267,6 +285,13 @@ bridge_encoder_open (struct encoder *e)
   struct bridge const *b = bridge_of (e->codec);
   struct handle *h = open_handle (b->to_name, "UTF-32LE");
   e->impl = h;
+  /* Runs of units, no memo: unless it transliterates or EXACT is.  */
+  if (!b->translit && b->to_name == b->name && !b->exact && b->unit)
+    {
+      h->unit = b->unit;
+      h->order = UNITS_UNKNOWN;
+      return;
+    }
   /* Not for a Unicode form (a BOM written once, UTF-7's base64), nor
      with //TRANSLIT; and only for a charset whose decoder keeps no
      state as far as the probe can tell.  */
@@ -451,6 +476,7 @@ flush_decoder (struct decoder *d, struct handle *h, struct pivot *p,
   iconv (h->cd, NULL, NULL, &op, &ol);
   push_values (d, p, out, (size_t) ((uint8_t *) op - out),
                end - (int64_t) held_bytes (h), held_bytes (h));
+  h->order = UNITS_UNKNOWN;
   h->prefix = 0;
   h->tail_len = 0;
 }
@@ -554,6 +580,29 @@ decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
     }
 }
 
+/* Decode a run of units of IN[*I..N) into P, if H converts runs, from
+   where no character is begun (iconv_units.c); move *I past it.  */
+static void
+decode_units (struct decoder *d, struct handle *h, uint8_t const *in,
+              size_t *i, size_t n, struct pivot *p)
+{
+  size_t room = p->cap - p->len, last = 0, used, before = p->len;
+  bool exact = true;
+  if (h->unit == 0 || d->carry_len > 0 || h->prefix > 0 || h->blame_next
+      || *i == n || room < BRIDGE_MAX_VALUES)
+    return;
+  used = units_decode (h->cd, h->unit, &h->order, d, in + *i, n - *i,
+                       (int64_t) *i, p, room - BRIDGE_MAX_VALUES + 1, &last,
+                       &exact);
+  h->unit = exact ? h->unit : 0;
+  /* As if the last character was converted by one call; bytes without
+     values (never seen) as a shift sequence.  */
+  if (p->len == before)
+    h->prefix += (int64_t) used;
+  note_consumed (h, in + *i + last, used - last, p->len > before);
+  *i += used;
+}
+
 /* The decoder of H has shown state: its memo is not used any more.  */
 static void
 memo_stop (struct handle *h)
@@ -598,7 +647,10 @@ convert_one (struct handle *h, struct view const *v, size_t room,
              uint8_t *out, size_t *used, size_t *k, int *err)
 {
   size_t bytes;
-  for (*k = 1;; ++*k)
+  /* The beginnings the memo knows would each say EINVAL again.  */
+  *k = 1 + (h->memo_on && h->prefix == 0
+            ? memo_beginning (&h->memo, v->s, v->len - 1) : 0);
+  for (;; ++*k)
     {
       bytes = bridge_convert (h->cd, v->s, *k, out, 4 * room, used,
                               err);
@@ -625,6 +677,7 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
       size_t room;
 
       decode_known (d, h, in, &i, n, p);
+      decode_units (d, h, in, &i, n, p);
       if (!make_view (d, in, i, n, &v))
         break;
       cl = d->carry_len;
@@ -645,6 +698,7 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
         }
       else
         bytes = convert_one (h, &v, room, out, &used, &k, &err);
+      h->order = UNITS_UNKNOWN;
       if (bytes == 0 && used == 0)
         {
           bool end = last && v.whole;
@@ -733,6 +787,14 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           status = ENCODE_UNENCODABLE;
           break;
         }
+      if (h->unit)
+        {
+          bool exact = true;
+          i += units_encode (cd, h->unit, &h->order, cp + i, count - i, out,
+                             &o, cap, &exact);
+          if (!exact)
+            h->unit = 0;
+        }
       if (i == count)
         break;
       c = cp[i];
@@ -764,6 +826,7 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
         char *op = (char *) out + o;
         size_t il = sizeof buf, ol = cap - o;
         size_t r = iconv (cd, &ip, &il, &op, &ol);
+        h->order = UNITS_UNKNOWN;
         err = r == (size_t) -1 ? errno : 0;
         bytes = cap - o - ol;
         /* musl's iconv() writes '*' for a character the charset lacks
@@ -804,6 +867,7 @@ bridge_flush (struct encoder *e, uint8_t *out)
   iconv_t cd = ((struct handle *) e->impl)->cd;
   char *op = (char *) out;
   size_t ol = MAX_ERROR_BYTES;
+  ((struct handle *) e->impl)->order = UNITS_UNKNOWN;
   iconv (cd, NULL, NULL, &op, &ol);
   return MAX_ERROR_BYTES - ol;
 }
@@ -824,16 +888,6 @@ translit_locale (void)
         loc = newlocale (LC_CTYPE_MASK, "C.utf8", (locale_t) 0);
     }
   return loc;
-}
-
-bool
-iconv_bridge_opens (char const *tocode, char const *fromcode)
-{
-  iconv_t cd = iconv_open (tocode, fromcode);
-  if (cd == (iconv_t) -1)
-    return false;
-  iconv_close (cd);
-  return true;
 }
 
 /* The flags of a bridged encoding called NAME (uppercased).  */
@@ -909,6 +963,7 @@ iconv_bridge_find (char const *name, bool translit,
   b->translit = translit ? translit_locale () : (locale_t) 0;
   b->charset = xzalloc (sizeof *b->charset);
   b->enc = xzalloc (sizeof *b->enc);
+  b->unit = units_probe (upper);
   b->sc.codec.name = upper;
   b->sc.codec.aliases = no_aliases;
   b->sc.codec.decode = bridge_decode;
@@ -934,7 +989,7 @@ iconv_bridge_enc_memo (struct codec const *c)
     if (&b->sc.codec == c)
       break;
   if (!b || (c->flags & CODEC_UNICODE) || b->translit
-      || b->to_name != b->name)
+      || b->to_name != b->name || b->unit)
     return NULL;
   if (!b->charset->decided)
     memo_probe_charset (b->charset, b->name);

@@ -183,3 +183,13 @@ iconv_bridge_names (void (*fn) (char const *name, void *arg), void *arg)
 }
 
 #endif
+
+bool
+iconv_bridge_opens (char const *tocode, char const *fromcode)
+{
+  iconv_t cd = iconv_open (tocode, fromcode);
+  if (cd == (iconv_t) -1)
+    return false;
+  iconv_close (cd);
+  return true;
+}

@@ -237,6 +237,21 @@ memo_note (struct memo *m, uint8_t const *s, size_t len, ucs4_t c)
           : *e == (MEMO_CHAR | c) ? MEMO_KNOWN : MEMO_CLASH);
 }
 
+size_t
+memo_beginning (struct memo const *m, uint8_t const *s, size_t n)
+{
+  uint32_t node = 0, e;
+  size_t k = 0;
+  if (m->nodes == 0)
+    return 0;
+  while (k < n && ((e = m->node[256 * node + s[k]]) & MEMO_CHILD))
+    {
+      node = e & MEMO_INDEX;
+      k++;
+    }
+  return k;
+}
+
 void
 memo_trust (struct memo *m, uint8_t const *s, size_t len)
 {

@@ -97,6 +97,11 @@ enum memo_sight
 enum memo_sight memo_note (struct memo *m, uint8_t const *s, size_t len,
                            ucs4_t c);
 
+/* How many bytes at the start of S[0..N) M knows to be a valid
+   beginning of a character (iconv() said EINVAL about each of its
+   prefixes, from where no character was begun), 0 if none.  */
+size_t memo_beginning (struct memo const *m, uint8_t const *s, size_t n);
+
 /* Let memo_decode use the character S[0..LEN), seen once before.  */
 void memo_trust (struct memo *m, uint8_t const *s, size_t len);
 

@@ -1,0 +1,395 @@
+/* Runs of code units through iconv(3): the Unicode forms of fixed code
+   units that iconv(3) knows and utf8conv does not build in (UCS-2,
+   UCS-2LE, UCS-2BE, UNICODE, UNICODELITTLE, UNICODEBIG, UCS-4 and
+   their aliases).
+
+   Specification: POSIX iconv(3), as implemented by glibc or GNU
+   libiconv; ISO/IEC 10646 for UCS-2 and UCS-4.
+
+   The bridge (iconv_bridge.c) converts one character per iconv() call,
+   which costs five times what iconv(1) takes for these forms: their
+   characters hardly repeat, so the memo does not help.  Here one call
+   converts a run, and the run is split into characters afterwards,
+   which is exact because in these forms the bytes of each value are
+   known from the value: UNIT bytes, or two units for a value above
+   U+FFFF (a surrogate pair of UTF-16).  What a character per call
+   would have found is found by the same decoder state at the same
+   place:
+
+   - a run ends where iconv() stops: an illegal unit (UCS-2's
+     surrogates), a pair cut by the end of the run, the end of the
+     input.  The bridge then takes over there, one character per call,
+     from the state the calls would have left (iconv() consumes nothing
+     of what it rejects);
+
+   - a run ends before a unit that reads as a byte order mark (FE FF or
+     FF FE, in units of either size and either order), which some of
+     these decoders consume without a value (the first one of UNICODE
+     and UTF-16) and others read as U+FEFF: the bridge converts it
+     alone, and it owns the prefix logic that gives such bytes to the
+     next value;
+
+   - encoding, a run holds only values that each of these forms encodes
+     (no surrogates; for units of 2 bytes nothing above U+FFFF), so the
+     values iconv() could reject go to the bridge one at a time, and
+     the bytes written are those the calls would write one after the
+     other (a BOM first, where the form writes one).
+
+   Which charsets are such forms is found by a probe of what iconv(3)
+   does, never from the name: four values (A, a CJK ideograph, e-acute,
+   U+FFFD) encoded must come out as one unit each of 2 or 4 bytes in one
+   byte order (after an optional BOM of one unit), one value alone as
+   one unit, and the encoded bytes decoded must give the four values
+   back, all bytes consumed.  UTF-7, UTF-8 and every legacy charset fail
+   it.  */
+
+#include <config.h>
+
+#include "iconv_units.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "iconv_memo.h"
+
+enum
+{
+  /* Values converted per iconv() call when encoding.  */
+  UNITS_CHUNK = 512,
+  /* The longest BOM these forms write.  */
+  UNITS_BOM = 4,
+  /* The most units a run converts with iconv() while it learns the
+     byte order.  */
+  UNITS_LEARN = 256
+};
+
+/* What CD encodes the N values at V to, from its initial state and
+   flushed, into OUT (SIZE bytes); returns the bytes, or SIZE + 1 when
+   iconv() refused.  */
+static size_t
+probe_encode (iconv_t cd, ucs4_t const *v, size_t n, uint8_t *out,
+              size_t size)
+{
+  uint8_t in[16];
+  size_t k, used, bytes, left;
+  int err;
+  char *op;
+
+  for (k = 0; k < 4 * n; k++)
+    in[k] = (uint8_t) (v[k / 4] >> (8 * (k % 4)));
+  iconv (cd, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (cd, in, 4 * n, out, size, &used, &err);
+  if (err != 0 || used != 4 * n)
+    return size + 1;
+  op = (char *) out + bytes;
+  left = size - bytes;
+  if (iconv (cd, NULL, NULL, &op, &left) == (size_t) -1)
+    return size + 1;
+  return size - left;
+}
+
+/* The value of the UNIT bytes at S, big-endian if BIG.  */
+static ucs4_t
+unit_at (uint8_t const *s, unsigned int unit, bool big)
+{
+  ucs4_t c = 0;
+  unsigned int k;
+  for (k = 0; k < unit; k++)
+    c |= (ucs4_t) s[big ? k : unit - 1 - k] << (8 * (unit - 1 - k));
+  return c;
+}
+
+/* Whether OUT[0..LEN), a BOM of 0 or 1 unit then the values V[0..N),
+   is that in units of UNIT bytes in one byte order.  */
+static bool
+units_of (uint8_t const *out, size_t len, ucs4_t const *v, size_t n,
+          unsigned int unit)
+{
+  size_t bom = len - n * unit, k;
+  int big;
+  if (len < n * unit || (bom != 0 && bom != unit))
+    return false;
+  for (big = 0; big < 2; big++)
+    {
+      for (k = 0; k < n; k++)
+        if (unit_at (out + bom + k * unit, unit, big) != v[k])
+          break;
+      if (k == n)
+        return true;
+    }
+  return false;
+}
+
+unsigned int
+units_probe (char const *name)
+{
+  static ucs4_t const v[] = { 0x41, 0x4E2D, 0xE9, 0xFFFD };
+  uint8_t one[32], four[32], back[32];
+  size_t a, b, used;
+  unsigned int unit;
+  int err;
+  iconv_t enc = iconv_open (name, "UTF-32LE"), dec;
+
+  if (enc == (iconv_t) -1)
+    return 0;
+  a = probe_encode (enc, v, 1, one, sizeof one);
+  b = probe_encode (enc, v, 4, four, sizeof four);
+  iconv_close (enc);
+  if (a > sizeof one || b > sizeof four || b < a || (b - a) % 3 != 0)
+    return 0;
+  unit = (unsigned int) ((b - a) / 3);
+  if ((unit != 2 && unit != 4) || !units_of (one, a, v, 1, unit)
+      || !units_of (four, b, v, 4, unit))
+    return 0;
+  dec = iconv_open ("UTF-32LE", name);
+  if (dec == (iconv_t) -1)
+    return 0;
+  a = bridge_convert (dec, four, b, back, sizeof back, &used, &err);
+  iconv_close (dec);
+  if (err != 0 || used != b || a != sizeof v)
+    return 0;
+  for (b = 0; b < 4; b++)
+    if (get32le (back + 4 * b) != v[b])
+      return 0;
+  return unit;
+}
+
+/* Whether the unit C is one that every such form decodes to the value
+   C wherever it stands (no surrogate, no byte order mark either way,
+   nothing above U+10FFFF).  */
+static bool
+plain_unit (ucs4_t c)
+{
+  return c < 0xD800 || (0xE000 <= c && c <= 0x10FFFF && c != 0xFEFF
+                        && c != 0xFFFE);
+}
+
+/* Whether the UNIT bytes at S read as a byte order mark (U+FEFF or
+   U+FFFE) in either byte order.  */
+static bool
+bom_like (uint8_t const *s, unsigned int unit)
+{
+  ucs4_t le, be;
+  if (unit == 2)
+    return (s[0] & s[1]) >= 0xFE && s[0] != s[1];
+  le = unit_at (s, unit, false);
+  be = unit_at (s, unit, true);
+  return le == 0xFEFF || le == 0xFFFE || be == 0xFEFF || be == 0xFFFE;
+}
+
+/* The byte order in which the values at P->cp[FROM..P->len), whose
+   bytes are at IN (offsets from REL), are their units: UNITS_BIG,
+   UNITS_LITTLE, or UNITS_UNKNOWN when the values cannot tell.  */
+static int
+order_of (struct pivot const *p, size_t from, uint8_t const *in,
+          int64_t rel, unsigned int unit)
+{
+  bool le = true, be = true;
+  size_t k;
+  for (k = from; k < p->len && (le || be); k++)
+    if (p->n[k] == unit)
+      {
+        uint8_t const *s = in + (p->off[k] - rel);
+        le = le && unit_at (s, unit, false) == p->cp[k];
+        be = be && unit_at (s, unit, true) == p->cp[k];
+      }
+  return le == be ? UNITS_UNKNOWN : le ? UNITS_LITTLE : UNITS_BIG;
+}
+
+/* Decode the plain units at the start of IN[0..LEN), in the byte order
+   ORDER, into P without iconv(): what it would give for them.  */
+static size_t
+decode_plain (unsigned int unit, int order, struct decoder *d,
+              uint8_t const *in, size_t len, int64_t rel, struct pivot *p,
+              size_t *last)
+{
+  ucs4_t *cp = p->cp + p->len;
+  int64_t *off = p->off + p->len;
+  uint8_t *nb = p->n + p->len;
+  size_t k, m = len / unit, newlines = 0;
+  unsigned int hi = order == UNITS_BIG ? 0 : 1;
+
+  for (k = 0; k < m; k++)
+    {
+      uint8_t const *s = in + k * unit;
+      ucs4_t c = (unit == 2 ? (ucs4_t) s[hi] << 8 | s[1 - hi]
+                  : unit_at (s, unit, order == UNITS_BIG));
+      if (!plain_unit (c))
+        break;
+      cp[k] = c;
+      off[k] = rel + (int64_t) (k * unit);
+      nb[k] = (uint8_t) unit;
+      newlines += c == 0x0A;
+    }
+  d->newlines += newlines;
+  p->len += k;
+  if (k > 0)
+    *last = (k - 1) * unit;
+  return k * unit;
+}
+
+size_t
+units_decode (iconv_t cd, unsigned int unit, int *order, struct decoder *d,
+              uint8_t const *in, size_t n, int64_t rel, struct pivot *p,
+              size_t max, size_t *last, bool *exact)
+{
+  size_t len = n < max * unit ? n - n % unit : max * unit, k, got, used;
+  size_t at, cut, values, from = p->len;
+  int err;
+  uint8_t *out = (uint8_t *) (p->cp + p->len);
+
+  if (*order != UNITS_UNKNOWN)
+    return decode_plain (unit, *order, d, in, len, rel, p, last);
+  /* Enough to show the byte order: the rest goes faster without
+     iconv().  */
+  for (cut = 0; cut < len && cut < UNITS_LEARN * unit
+       && !bom_like (in + cut, unit); cut += unit)
+    continue;
+  if (cut == 0)
+    return 0;
+  got = bridge_convert (cd, in, cut, out, 4 * max, &used, &err);
+  values = got / 4;
+  at = 0;
+  for (k = 0; k < values; k++)
+    {
+      size_t j = p->len + k;
+      ucs4_t c = get32le (out + 4 * k);
+      unsigned int bytes = unit == 2 && c > 0xFFFF ? 4 : unit;
+      if (at + bytes > used)
+        {
+          *exact = false;
+          bytes = at < used ? (unsigned int) (used - at) : 0;
+        }
+      p->cp[j] = c;
+      p->off[j] = rel + (int64_t) at;
+      p->n[j] = (uint8_t) bytes;
+      d->newlines += c == 0x0A;
+      *last = at;
+      at += bytes;
+    }
+  if (at != used)
+    *exact = false;
+  p->len += values;
+  if (*exact)
+    *order = order_of (p, from, in, rel, unit);
+  if (*order != UNITS_UNKNOWN && used == cut && values < max)
+    {
+      size_t more = decode_plain (unit, *order, d, in + used,
+                                  (max - values) * unit < len - used
+                                  ? (max - values) * unit : len - used,
+                                  rel + (int64_t) used, p, &at);
+      if (more > 0)
+        *last = used + at;
+      used += more;
+    }
+  return used;
+}
+
+/* Whether every form of UNIT bytes encodes C to one unit, C itself
+   (no byte order mark either).  */
+static bool
+plain (ucs4_t c, unsigned int unit)
+{
+  return plain_unit (c) && (unit == 4 || c <= 0xFFFF);
+}
+
+/* Encode the plain values at the start of CP[0..N) into OUT in the byte
+   order ORDER, as iconv() does once it has written its BOM; returns how
+   many.  */
+static size_t
+encode_plain (unsigned int unit, int order, ucs4_t const *cp, size_t n,
+              uint8_t *out)
+{
+  size_t k;
+  unsigned int j, hi = order == UNITS_BIG ? 0 : 1;
+  if (unit == 2)
+    {
+      for (k = 0; k < n; k++)
+        {
+          ucs4_t c = cp[k];
+          if (!(c < 0xD800 || (0xE000 <= c && c <= 0xFFFD && c != 0xFEFF)))
+            break;
+          out[2 * k + hi] = (uint8_t) (c >> 8);
+          out[2 * k + 1 - hi] = (uint8_t) c;
+        }
+      return k;
+    }
+  for (k = 0; k < n && plain (cp[k], unit); k++)
+    for (j = 0; j < unit; j++)
+      out[k * unit + j] = (uint8_t) (cp[k] >> 8 * (hi ? j : unit - 1 - j));
+  return k;
+}
+
+/* The byte order of the units at OUT[0..LEN), a BOM of one unit or
+   none and then the N values at CP, or UNITS_UNKNOWN.  */
+static int
+encoded_order (uint8_t const *out, size_t len, ucs4_t const *cp, size_t n,
+               unsigned int unit)
+{
+  bool le = true, be = true;
+  size_t k, bom = len - n * unit;
+  if (len < n * unit || (bom != 0 && bom != unit))
+    return UNITS_UNKNOWN;
+  for (k = 0; k < n && (le || be); k++)
+    {
+      le = le && unit_at (out + bom + k * unit, unit, false) == cp[k];
+      be = be && unit_at (out + bom + k * unit, unit, true) == cp[k];
+    }
+  return le == be ? UNITS_UNKNOWN : le ? UNITS_LITTLE : UNITS_BIG;
+}
+
+size_t
+units_encode (iconv_t cd, unsigned int unit, int *order, ucs4_t const *cp,
+              size_t count, uint8_t *out, size_t *o, size_t cap, bool *exact)
+{
+  size_t done = 0;
+
+  while (done < count)
+    {
+      uint8_t in[4 * UNITS_CHUNK];
+      size_t room = cap - *o, n, k, il, ol, r;
+      ICONV_CONST char *ip = (ICONV_CONST char *) in;
+      char *op = (char *) out + *o;
+
+      if (room < UNITS_BOM + MAX_ENCODED + unit)
+        break;
+      n = (room - UNITS_BOM - MAX_ENCODED) / unit;
+      if (n > UNITS_CHUNK)
+        n = UNITS_CHUNK;
+      if (n > count - done)
+        n = count - done;
+      if (*order != UNITS_UNKNOWN)
+        {
+          k = encode_plain (unit, *order, cp + done, n, out + *o);
+          *o += k * unit;
+          done += k;
+          if (k < n)
+            break;
+          continue;
+        }
+      for (k = 0; k < n && plain (cp[done + k], unit); k++)
+        {
+          ucs4_t c = cp[done + k];
+          in[4 * k] = (uint8_t) c;
+          in[4 * k + 1] = (uint8_t) (c >> 8);
+          in[4 * k + 2] = (uint8_t) (c >> 16);
+          in[4 * k + 3] = (uint8_t) (c >> 24);
+        }
+      if (k == 0)
+        break;
+      il = 4 * k;
+      ol = room;
+      r = iconv (cd, &ip, &il, &op, &ol);
+      if (r != (size_t) -1 && r != 0)
+        *exact = false;
+      if (r == 0)
+        *order = encoded_order (out + *o, room - ol, cp + done, k, unit);
+      *o += room - ol;
+      done += k - il / 4;
+      /* Stopped early (iconv() refused a value), or at a value that
+         is not plain: the bridge goes on from there.  */
+      if (il != 0 || k < n)
+        break;
+    }
+  return done;
+}

@@ -1,0 +1,55 @@
+/* The iconv(3) bridge's runs of code units: the Unicode forms of fixed
+   code units (UCS-2, UCS-4, UNICODE and their other names), converted a
+   run per iconv() call instead of a character per call (see
+   iconv_units.c for when that is exact).  */
+
+#ifndef UTF8CONV_ICONV_UNITS_H
+#define UTF8CONV_ICONV_UNITS_H
+
+#include <iconv.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../codec.h"
+
+/* The code unit of the charset NAME in bytes, 2 or 4, when iconv(3)
+   converts it as a Unicode form of fixed units both ways (as a probe
+   finds out, never from the name); 0 otherwise.  */
+unsigned int units_probe (char const *name);
+
+/* A decoder's byte order, as far as a run has shown it.  */
+enum { UNITS_UNKNOWN = -1, UNITS_LITTLE, UNITS_BIG };
+
+/* Decode with CD, whose code unit is UNIT, a run of IN[0..N) into P (at
+   most MAX values), from where no character is begun; REL is the
+   offset of IN[0] in the buffer.  The run stops before a unit that
+   reads as a byte order mark in either order, and where iconv() stops
+   (an error, an incomplete character): those are the bridge's, one
+   character per call.  Once a run has shown the decoder's byte order
+   (*ORDER, UNITS_UNKNOWN until then; the caller sets it back whenever
+   the bridge converts something itself), the plain units (no
+   surrogate, no byte order mark) are read without iconv().  Returns the bytes consumed, all of them given to
+   the values pushed, and sets *LAST to the offset in IN of the last
+   one.  Sets *EXACT to false if the values' lengths did not add up to
+   the bytes consumed (never seen: the decoder should then stop using
+   runs).  */
+size_t units_decode (iconv_t cd, unsigned int unit, int *order,
+                     struct decoder *d, uint8_t const *in, size_t n, int64_t rel,
+                     struct pivot *p, size_t max, size_t *last,
+                     bool *exact);
+
+/* Encode with CD, whose code unit is UNIT, a run of CP[0..COUNT) into
+   OUT from *O on (CAP bytes in all), leaving room for the bridge's own
+   next character; only values that every such form encodes to one
+   unit, or to one UCS-4 unit.  Returns the values encoded (CP[return]
+   is where the bridge takes over) and moves *O on.  Sets *EXACT to
+   false when iconv() said it converted something irreversibly, which
+   the run cannot tell apart (never seen without //TRANSLIT).  Once a
+   run has shown the byte order (*ORDER, as for units_decode; the caller
+   sets it back whenever iconv() is called otherwise, or flushed), the
+   plain values are written without iconv().  */
+size_t units_encode (iconv_t cd, unsigned int unit, int *order,
+                     ucs4_t const *cp, size_t count, uint8_t *out,
+                     size_t *o, size_t cap, bool *exact);
+
+#endif
