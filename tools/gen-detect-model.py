@@ -30,7 +30,7 @@ letter is folded to lower case, and any other ASCII character and the
 punctuation of is_punct become U+0020 (the curly single quotes are kept:
 ISO-8859-7 reads CP1253's capital alpha with tonos as one, and Greek
 text seldom holds one between letters); ş, ţ and their capitals become
-ș, ț (ROMANIAN); other characters above U+007F are kept as they are.  Only pairs that hold at least one character
+ș, ț (ROMANIAN), Persian's yeh Arabic's (FOLD); other characters above U+007F are kept as they are.  Only pairs that hold at least one character
 above U+007F are counted (those are the pairs that tell code pages
 apart), and only the KEEP_PAIRS most frequent of each language.  The
 pair (0, C), which folding never makes, holds the cost -ln P(C) of the
@@ -92,13 +92,16 @@ def is_punct(c):
 # Romanian text costs the same in either code page and the bytes where
 # they differ decide.
 ROMANIAN = {0x15E: 0x218, 0x15F: 0x219, 0x162: 0x21A, 0x163: 0x21B}
+# Persian's yeh (U+06CC) is not in CP1256, which writes it as Arabic's
+# (U+064A, byte ED): counted as that.
+FOLD = {**ROMANIAN, 0x6CC: 0x64A}
 
 
 def fold(c):
     if is_punct(c):
         return 0x20
-    if c in ROMANIAN:
-        return ROMANIAN[c]
+    if c in FOLD:
+        return FOLD[c]
     if c < 0x80:
         if 0x41 <= c <= 0x5A:
             return c + 0x20

@@ -243,6 +243,9 @@ fold (ucs4_t c)
       return c + (0x218 - 0x15E);
     case 0x162: case 0x163:
       return c + (0x21A - 0x162);
+    /* Persian's yeh, which CP1256 writes as Arabic's.  */
+    case 0x6CC:
+      return 0x64A;
     }
   if (c < 0x80)
     return ('A' <= c && c <= 'Z' ? c + 0x20
@@ -507,6 +510,12 @@ mixed_delta (uint8_t const *win, size_t n, struct runs const *r,
       if (b < n)
         buf[m++] = byte_value (win[b], table);
       delta += (int64_t) text_cost (buf, m, lang) - (int64_t) legacy;
+      /* A character the language never showed (CJK in Macedonian
+         CP1251 text, whose ејќ is E5 BC 9D) is no evidence of UTF-8:
+         it costs as an undefined byte.  */
+      for (i = 1; i + (b < n) < m; i++)
+        if (model_cost (lang, 0, fold (buf[i])) == MODEL_UNSEEN)
+          delta += 2 * MODEL_UNSEEN;
     }
   return delta;
 }
