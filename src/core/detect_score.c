@@ -65,13 +65,13 @@ enum detect_lang
   L_WEST,
   /* The languages of SPEC §13 added after the first twenty.  */
   L_RO, L_SK, L_SL, L_HR, L_BG, L_SR, L_MK, L_BE, L_FI, L_IS, L_GA, L_SQ,
-  L_FA, L_VI, L_TH,
+  L_FA, L_VI, L_TH, L_IT,
   L_NONE = -1
 };
 
 enum
 {
-  MAX_LANGS = 8,
+  MAX_LANGS = 9,
   /* In the model's units (quarters of a nat).  */
   MARGIN = 12 * MODEL_SCALE,
   SOFT = 10 * MODEL_SCALE,
@@ -92,7 +92,7 @@ static struct candidate
   short langs[MAX_LANGS];
 } const candidates[] = {
   { "CP1252", false, false,
-    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ } },
+    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ, L_IT } },
   { "CP1250", false, false,
     { L_CS, L_PL, L_HU, L_SK, L_SL, L_HR, L_RO, L_NONE } },
   { "CP1251", false, true,
@@ -124,7 +124,7 @@ static struct candidate
   /* Romanian with its own ș and ț (comma below).  */
   { "ISO-8859-16", false, false, { L_RO, L_NONE, L_NONE, L_NONE } },
   { "ISO-8859-15", false, false,
-    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ } },
+    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ, L_IT } },
   { "CP850", false, false,
     { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ } },
   { "CP437", false, false, { L_DE, L_FR, L_ES, L_WEST, L_NONE } },
