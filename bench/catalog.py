@@ -60,7 +60,22 @@ LANGS = {
     'sv': (('sv',), ('cp1252',)),
     'nb': (('nb',), ('cp1252',)),
     'fi': (('fi',), ('cp1252',)),
-    'ro': (('ro',), ('cp1252', 'cp1250')),
+    'ro': (('ro',), ('cp1252', 'cp1250', 'iso8859_16')),
+    # The languages of SPEC §13 the model learnt later (the Western ones
+    # above, Finnish and Romanian, as well).
+    'sk': (('sk',), ('cp1250', 'iso8859_2')),
+    'sl': (('sl',), ('cp1250', 'iso8859_2')),
+    'hr': (('hr',), ('cp1250', 'iso8859_2')),
+    'bg': (('bg',), ('cp1251', 'iso8859_5')),
+    'sr': (('sr',), ('cp1251', 'iso8859_5')),
+    'mk': (('mk',), ('cp1251', 'iso8859_5')),
+    'be': (('be',), ('cp1251', 'iso8859_5')),
+    'is': (('is',), ('cp1252',)),
+    'ga': (('ga',), ('cp1252',)),
+    'sq': (('sq',), ('cp1252',)),
+    'fa': (('fa',), ('cp1256',)),
+    'vi': (('vi',), ('cp1258',)),
+    'th': (('th',), ('cp874',)),
 }
 
 

@@ -183,7 +183,8 @@ require_charset() {
 require_detection_charsets() {
   require_charset CP1250 CP1251 KOI8-R KOI8-U ISO-8859-5 CP1253 ISO-8859-7 \
     CP1254 CP1255 CP1256 CP1257 ISO-8859-2 ISO-8859-15 CP850 CP437 MACINTOSH \
-    SHIFT_JIS EUC-JP EUC-KR BIG5 GB18030
+    SHIFT_JIS EUC-JP EUC-KR BIG5 GB18030 CP932 CP949 CP866 ISO-8859-9 \
+    ISO-8859-13 ISO-8859-16 CP874 CP1258
 }
 
 # require_full_iconv: skip a test whose expected bytes are glibc's

@@ -13,8 +13,12 @@ of the model, from two sources that Debian ships, and nothing else:
 2. The gettext catalogues (.mo files under /usr/share/locale) of these
    GUI and library packages only: Linux-PAM, PackageKit, at-spi2-core,
    gdk-pixbuf, shared-mime-info, xdg-user-dirs, software-properties
-   and iso-codes (iso_639*, iso_3166*).  They give the languages that
-   have no translated manual pages (he, ar, lt, lv, et, ko) their text,
+   and iso-codes (iso_639*, iso_3166*); for the languages added later
+   (ro, sk, sl, hr, bg, sr, mk, be, fi, is, ga, sq, fa, vi, th) also
+   those of avahi, appstream, gsettings-desktop-schemas, gstreamer,
+   polkit, xkeyboard-config, python-apt and iso-codes' iso_15924 and
+   iso_4217.  They give the languages that have no translated manual
+   pages (he, ar, lt, lv, et, ko and the later ones) their text,
    and the others some more, and the pooled model `west' of the
    Western languages that have no model of their own (Italian,
    Portuguese, Catalan, Dutch, Danish, Swedish, Norwegian Bokmål,
@@ -65,6 +69,30 @@ LANGS = {
     'zh_CN': ('manpages-zh', ('zh_CN',), 'zh_CN'),
     'zh_TW': ('manpages-zh', ('zh_TW',), 'zh_TW'),
     'ko': (None, (), 'ko'),
+    # The languages of SPEC §13 added after the first twenty models:
+    # catalogues only (Debian's manpages-l10n has none of them but
+    # Finnish and Romanian, and those are left uninstalled so that every
+    # new model comes from the same kind of text), with the more
+    # GUI and library catalogues of EXTRA_DOMAINS.
+    'ro': (None, (), 'ro'),
+    'sk': (None, (), 'sk'),
+    'sl': (None, (), 'sl'),
+    'hr': (None, (), 'hr'),
+    'bg': (None, (), 'bg'),
+    'sr': (None, (), 'sr'),
+    'mk': (None, (), 'mk'),
+    'be': (None, (), 'be'),
+    'fi': (None, (), 'fi'),
+    'is': (None, (), 'is'),
+    'ga': (None, (), 'ga'),
+    'sq': (None, (), 'sq'),
+    'fa': (None, (), 'fa'),
+    'vi': (None, (), 'vi'),
+    'th': (None, (), 'th'),
+    # Italian also has a model of its own (and stays in `west'): pooled,
+    # its one-letter words è and à cost so much that the Slovak model
+    # read Italian text as CP1250 (è, à as č, ŕ) more cheaply.
+    'it': (None, (), 'it'),
     # One model for the Western languages that have none of their own,
     # so that their text read in a Western code page is read as Latin
     # text (SPEC §13: Western text of a language the model does not
@@ -73,9 +101,20 @@ LANGS = {
                         'ro')),
 }
 
+# The languages that also read EXTRA_DOMAINS: the new ones (the text of
+# the first twenty, and so their models, stay as they were).
+NEW_LANGS = ('ro', 'sk', 'sl', 'hr', 'bg', 'sr', 'mk', 'be', 'fi', 'is',
+             'ga', 'sq', 'fa', 'vi', 'th', 'it')
+
 TRAIN_DOMAINS = re.compile(
     r'^(Linux-PAM|PackageKit|at-spi2-core|gdk-pixbuf|shared-mime-info|'
     r'xdg-user-dirs|software-properties|iso_639.*|iso_3166.*)\.mo$')
+
+# More GUI and library catalogues, for the new languages, which have
+# less text in TRAIN_DOMAINS.
+EXTRA_DOMAINS = re.compile(
+    r'^(avahi|appstream|gsettings-desktop-schemas|gstreamer-1\.0|polkit-1|'
+    r'xkeyboard-config|python-apt|iso_15924|iso_4217)\.mo$')
 
 BENCH_DOMAINS = (
     'coreutils', 'tar', 'grep', 'sed', 'bash', 'findutils', 'diffutils',
@@ -169,11 +208,13 @@ def man_pages(package, dirs):
             continue
 
 
-def catalogue_text(locale):
+def catalogue_text(locale, extra):
     for loc in locales(locale):
         base = os.path.join(LOCALE_DIR, loc, 'LC_MESSAGES')
         for path in sorted(glob.glob(os.path.join(base, '*.mo'))):
-            if TRAIN_DOMAINS.match(os.path.basename(path)):
+            name = os.path.basename(path)
+            if TRAIN_DOMAINS.match(name) or (extra
+                                             and EXTRA_DOMAINS.match(name)):
                 yield from read_mo(path)
 
 
@@ -187,7 +228,7 @@ def main():
         lines = []
         if package:
             lines.extend(man_pages(package, dirs))
-        lines.extend(catalogue_text(locale))
+        lines.extend(catalogue_text(locale, lang in NEW_LANGS))
         kept = [l.replace('\n', ' ') for l in lines
                 if l.strip() not in banned]
         with open(os.path.join(outdir, lang + '.txt'), 'w',

@@ -9,7 +9,9 @@ writes them.  Training sources, and nothing else: Debian's translated
 manual pages (manpages-de, -fr, -es, -cs, -pl, -hu, -ru, -uk, -tr, -el,
 -ja, -zh) and the gettext catalogues of GUI and library packages
 (Linux-PAM, PackageKit, at-spi2-core, gdk-pixbuf, shared-mime-info,
-xdg-user-dirs, software-properties, iso-codes).  The detection benchmark
+xdg-user-dirs, software-properties, iso-codes; for the languages added
+later, also avahi, appstream, gsettings-desktop-schemas, gstreamer,
+polkit, xkeyboard-config and python-apt).  The detection benchmark
 of bench/ uses the catalogues of other packages (coreutils, tar, grep,
 sed, bash, findutils, diffutils, dpkg, apt, gettext, wget, gnupg2, libc,
 util-linux, glib20, gtk20, gtk30), and the extraction drops every string
@@ -27,8 +29,8 @@ text, in quarters of a nat, from 0 to 63.  Before counting, an ASCII
 letter is folded to lower case, and any other ASCII character and the
 punctuation of is_punct become U+0020 (the curly single quotes are kept:
 ISO-8859-7 reads CP1253's capital alpha with tonos as one, and Greek
-text seldom holds one between letters); other characters above U+007F
-are kept as they are.  Only pairs that hold at least one character
+text seldom holds one between letters); ş, ţ and their capitals become
+ș, ț (ROMANIAN), Persian's yeh Arabic's (FOLD); other characters above U+007F are kept as they are.  Only pairs that hold at least one character
 above U+007F are counted (those are the pairs that tell code pages
 apart), and only the KEEP_PAIRS most frequent of each language.  The
 pair (0, C), which folding never makes, holds the cost -ln P(C) of the
@@ -69,7 +71,9 @@ ALPHABET = ('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 
 # The languages, in the order of enum detect_lang in detect_score.c.
 LANGS = ('de', 'fr', 'es', 'cs', 'pl', 'hu', 'ru', 'uk', 'el', 'tr', 'he',
-         'ar', 'lt', 'lv', 'et', 'ja', 'zh_CN', 'zh_TW', 'ko', 'west')
+         'ar', 'lt', 'lv', 'et', 'ja', 'zh_CN', 'zh_TW', 'ko', 'west',
+         'ro', 'sk', 'sl', 'hr', 'bg', 'sr', 'mk', 'be', 'fi', 'is', 'ga',
+         'sq', 'fa', 'vi', 'th', 'it')
 
 
 PUNCT = (0xA0, 0xAB, 0xBB, 0x2013, 0x2014, 0x201C, 0x201D, 0x201E, 0x2026,
@@ -82,9 +86,22 @@ def is_punct(c):
     return c in PUNCT
 
 
+# Romanian's s and t with a cedilla (ş ţ, all that CP1250 and ISO-8859-2
+# have) and with a comma below (ș ț, ISO-8859-16's) are one letter,
+# written at the same bytes: counted as the comma forms, so that
+# Romanian text costs the same in either code page and the bytes where
+# they differ decide.
+ROMANIAN = {0x15E: 0x218, 0x15F: 0x219, 0x162: 0x21A, 0x163: 0x21B}
+# Persian's yeh (U+06CC) is not in CP1256, which writes it as Arabic's
+# (U+064A, byte ED): counted as that.
+FOLD = {**ROMANIAN, 0x6CC: 0x64A}
+
+
 def fold(c):
     if is_punct(c):
         return 0x20
+    if c in FOLD:
+        return FOLD[c]
     if c < 0x80:
         if 0x41 <= c <= 0x5A:
             return c + 0x20

@@ -63,12 +63,15 @@ enum detect_lang
   L_LT, L_LV, L_ET, L_JA, L_ZH_CN, L_ZH_TW, L_KO,
   /* The Western languages without a model of their own, pooled.  */
   L_WEST,
+  /* The languages of SPEC §13 added after the first twenty.  */
+  L_RO, L_SK, L_SL, L_HR, L_BG, L_SR, L_MK, L_BE, L_FI, L_IS, L_GA, L_SQ,
+  L_FA, L_VI, L_TH, L_IT,
   L_NONE = -1
 };
 
 enum
 {
-  MAX_LANGS = 4,
+  MAX_LANGS = 9,
   /* In the model's units (quarters of a nat).  */
   MARGIN = 12 * MODEL_SCALE,
   SOFT = 10 * MODEL_SCALE,
@@ -88,30 +91,52 @@ static struct candidate
   bool high_words;
   short langs[MAX_LANGS];
 } const candidates[] = {
-  { "CP1252", false, false, { L_DE, L_FR, L_ES, L_WEST } },
-  { "CP1250", false, false, { L_CS, L_PL, L_HU, L_NONE } },
-  { "CP1251", false, true, { L_RU, L_UK, L_NONE, L_NONE } },
-  { "KOI8-R", false, true, { L_RU, L_NONE, L_NONE, L_NONE } },
-  { "KOI8-U", false, true, { L_UK, L_RU, L_NONE, L_NONE } },
-  { "ISO-8859-5", false, true, { L_RU, L_UK, L_NONE, L_NONE } },
-  { "CP866", false, true, { L_RU, L_UK, L_NONE, L_NONE } },
+  { "CP1252", false, false,
+    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ, L_IT } },
+  { "CP1250", false, false,
+    { L_CS, L_PL, L_HU, L_SK, L_SL, L_HR, L_RO, L_NONE } },
+  { "CP1251", false, true,
+    { L_RU, L_UK, L_BG, L_SR, L_MK, L_BE, L_NONE, L_NONE } },
+  /* KOI8-R lacks the letters of Ukrainian, Belarusian, Serbian and
+     Macedonian (і, ў, ђ, ѓ), KOI8-U those of the last three.  */
+  { "KOI8-R", false, true, { L_RU, L_BG, L_NONE, L_NONE } },
+  { "KOI8-U", false, true, { L_UK, L_RU, L_BG, L_NONE } },
+  { "ISO-8859-5", false, true,
+    { L_RU, L_UK, L_BG, L_SR, L_MK, L_BE, L_NONE, L_NONE } },
+  { "CP866", false, true, { L_RU, L_UK, L_BG, L_NONE } },
   { "CP1253", false, true, { L_EL, L_NONE, L_NONE, L_NONE } },
   { "ISO-8859-7", false, true, { L_EL, L_NONE, L_NONE, L_NONE } },
-  { "CP1254", false, false, { L_TR, L_NONE, L_NONE, L_NONE } },
-  /* ISO-8859-9 and -13 differ from CP1254 and CP1257 where the
-     Windows code pages have punctuation (80..9F) and, for -13, in its
-     quotation marks: where they read the window alike, the Windows
-     code page wins the tie.  */
+  /* ISO-8859-9 is CP1254 without the characters of 80..9F (C1
+     controls there, which text_cost counts as undefined): a window
+     without those bytes reads alike in both, and the standard, first,
+     wins the tie; one with them is CP1254's.  */
   { "ISO-8859-9", false, false, { L_TR, L_NONE, L_NONE, L_NONE } },
+  { "CP1254", false, false, { L_TR, L_NONE, L_NONE, L_NONE } },
   { "CP1255", false, true, { L_HE, L_NONE, L_NONE, L_NONE } },
-  { "CP1256", false, true, { L_AR, L_NONE, L_NONE, L_NONE } },
+  { "CP1256", false, true, { L_AR, L_FA, L_NONE, L_NONE } },
+  /* ISO-8859-13 differs from CP1257 where the Windows code page has
+     punctuation (80..9F) and in its quotation marks: where they read
+     the window alike, the Windows code page wins the tie.  */
   { "CP1257", false, false, { L_LT, L_LV, L_ET, L_NONE } },
   { "ISO-8859-13", false, false, { L_LT, L_LV, L_ET, L_NONE } },
-  { "ISO-8859-2", false, false, { L_CS, L_PL, L_HU, L_NONE } },
-  { "ISO-8859-15", false, false, { L_DE, L_FR, L_ES, L_WEST } },
-  { "CP850", false, false, { L_DE, L_FR, L_ES, L_WEST } },
-  { "CP437", false, false, { L_DE, L_FR, L_ES, L_WEST } },
-  { "MACINTOSH", false, false, { L_DE, L_FR, L_ES, L_WEST } },
+  { "ISO-8859-2", false, false,
+    { L_CS, L_PL, L_HU, L_SK, L_SL, L_HR, L_RO, L_NONE } },
+  /* Romanian with its own ș and ț (comma below).  */
+  { "ISO-8859-16", false, false, { L_RO, L_NONE, L_NONE, L_NONE } },
+  { "ISO-8859-15", false, false,
+    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ, L_IT } },
+  { "CP850", false, false,
+    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ } },
+  { "CP437", false, false, { L_DE, L_FR, L_ES, L_WEST, L_NONE } },
+  { "MACINTOSH", false, false,
+    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ } },
+  /* Thai (TIS-620 and its Windows superset): letters all high bytes.  */
+  { "CP874", false, true, { L_TH, L_NONE, L_NONE, L_NONE } },
+  /* CP1258 writes Vietnamese tones as combining marks after the
+     letter, which its decoder composes: decoded as a whole, as a
+     multi-byte code page is, so that the model sees the composed
+     letters it was trained on.  */
+  { "CP1258", true, false, { L_VI, L_NONE, L_NONE, L_NONE } },
   /* The Windows supersets of Shift_JIS and EUC-KR, not the standards:
      where they disagree (①, ㈱, Ⅰ, № are CP932's alone) the superset
      is the answer (SPEC §13).  */
@@ -213,6 +238,14 @@ fold (ucs4_t c)
     case 0xA0: case 0xAB: case 0xBB: case 0x2013: case 0x2014:
     case 0x201C: case 0x201D: case 0x201E: case 0x2026: case 0x20AC:
       return 0x20;
+    /* Romanian's ş ţ (CP1250's) are its ș ț (ISO-8859-16's).  */
+    case 0x15E: case 0x15F:
+      return c + (0x218 - 0x15E);
+    case 0x162: case 0x163:
+      return c + (0x21A - 0x162);
+    /* Persian's yeh, which CP1256 writes as Arabic's.  */
+    case 0x6CC:
+      return 0x64A;
     }
   if (c < 0x80)
     return ('A' <= c && c <= 'Z' ? c + 0x20
@@ -317,7 +350,9 @@ text_cost (ucs4_t const *cp, size_t n, int lang)
   for (i = 0; i < n; i++)
     {
       ucs4_t c = cp[i];
-      if (c == LEGACY_UNDEFINED)
+      /* A C1 control is no text either: it is how ISO-8859-x reads the
+         punctuation of the Windows code page (80..9F).  */
+      if (c == LEGACY_UNDEFINED || (0x80 <= c && c < 0xA0))
         {
           sum += 2 * MODEL_UNSEEN;
           c = 0xFFFD;
@@ -475,6 +510,12 @@ mixed_delta (uint8_t const *win, size_t n, struct runs const *r,
       if (b < n)
         buf[m++] = byte_value (win[b], table);
       delta += (int64_t) text_cost (buf, m, lang) - (int64_t) legacy;
+      /* A character the language never showed (CJK in Macedonian
+         CP1251 text, whose ејќ is E5 BC 9D) is no evidence of UTF-8:
+         it costs as an undefined byte.  */
+      for (i = 1; i + (b < n) < m; i++)
+        if (model_cost (lang, 0, fold (buf[i])) == MODEL_UNSEEN)
+          delta += 2 * MODEL_UNSEEN;
     }
   return delta;
 }
