@@ -184,9 +184,10 @@ static struct codec const *
 find_nul_pattern (struct auto_state const *s, uint8_t const *in,
                   size_t total, bool last)
 {
-  struct nul_count count = { 0, 0, 0, false };
+  struct nul_count count;
   size_t held = s->look_len < total ? s->look_len : total;
 
+  memset (&count, 0, sizeof count);
   nul_pattern_add (&count, s->look, held);
   nul_pattern_add (&count, in, total - held);
   switch (nul_pattern_verdict (&count, last))

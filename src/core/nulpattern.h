@@ -25,14 +25,37 @@ enum nul_pattern
    file (or all of it when it is shorter).  */
 enum { NUL_PATTERN_WINDOW = DETECT_LOOKAHEAD };
 
+/* The scripts of the script rule (nulpattern.c: unit_script).  */
+enum { NUL_SCRIPTS = 12 };
+
+/* The 16-bit units of a window read in one byte order, for the script
+   rule: how many text never holds, how many are letters of some script,
+   and how many of each script.  */
+struct nul_script
+{
+  size_t bad;                   /* Controls, unpaired surrogates,
+                                   noncharacters, private use.  */
+  size_t letters;
+  size_t script[NUL_SCRIPTS];
+  uint8_t low[256];             /* Letters by their low byte (at most
+                                   NUL_PATTERN_WINDOW / 2 units).  */
+  uint8_t highs[32];            /* Bit B: a letter's high byte is B.  */
+  bool high;                    /* The last unit was a high surrogate.  */
+};
+
 /* The counts of a window: its complete pairs of bytes, and the NUL bytes
-   at odd and at even offsets among them.  */
+   at odd and at even offsets among them; the bytes that the binary test
+   takes for controls; its units read in each byte order.  Zero it
+   (memset) before the first nul_pattern_add.  */
 struct nul_count
 {
   size_t bytes;                 /* Bytes counted so far.  */
   size_t z_odd, z_even;
   bool even_nul;                /* The byte at the last even offset was
                                    NUL (counted when its pair is).  */
+  uint8_t even;                 /* That byte.  */
+  size_t controls;
+  struct nul_script le, be;
 };
 
 /* Count BUF[0..N), the bytes that follow the ones already in COUNT,
@@ -44,7 +67,18 @@ void nul_pattern_add (struct nul_count *count, uint8_t const *buf,
    ended, or the window is full).  Over the P complete pairs, UTF-16LE
    when 2 * Z_ODD > P and 8 * Z_EVEN <= P; UTF-16BE when 2 * Z_EVEN > P
    and 8 * Z_ODD <= P: more than half of the pairs hold a NUL in one
-   place and at most an eighth in the other.  Not FINAL, the answer is
+   place and at most an eighth in the other.  Failing that, the script
+   rule, for UTF-16 of other scripts (Cyrillic, Greek, Arabic, Chinese,
+   ...): where the window holds a byte that the binary test takes for a
+   control (so no 8-bit text is ever read this way), its units read in
+   one byte order hold no unit that text never holds, at least 8
+   letters, at least 9 in 10 of the letters are of one script, at most
+   half of them share their low byte (read in the wrong order, an
+   alphabet's letters do: Cyrillic's 04), at most a third have a low
+   byte that is also some letter's high byte (8-bit text such as EBCDIC
+   or ISO-2022-KR, read in pairs, has the same bytes in both places),
+   and Chinese, Japanese or Korean has at least 32 letters; and read in
+   the other byte order they do not.  Not FINAL, the answer is
    NUL_PATTERN_UNDECIDED while more bytes could still change it.  */
 enum nul_pattern nul_pattern_verdict (struct nul_count const *count,
                                       bool final);

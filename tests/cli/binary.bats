@@ -168,6 +168,53 @@ tool_files() {
   [[ "$stderr" == *"total: 9 files (9 valid)"* ]] || fail "$stderr"
 }
 
+@test "BOM-less UTF-16 of other scripts (Cyrillic, Greek, Arabic, Chinese, Korean) is UTF-16 by its script, in either byte order, and converts exactly" {
+  local text=(
+    'Пример русского текста для проверки.'
+    'Ελληνικό κείμενο για δοκιμή, χωρίς σημάδι.'
+    'نص عربي للاختبار بدون علامة ترتيب البايتات'
+    '中文文本的例子，这是一个测试。日本語のテキストです。我们的档案里有很多旧文件，需要转换。'
+    '한국어 텍스트의 예입니다. 바이트 순서 표시가 없습니다. 오래된 문서를 변환합니다.'
+  )
+  local t k=0 order
+  for t in "${text[@]}"; do
+    printf '%s\n' "$t" >want
+    for order in LE BE; do
+      iconv -f UTF-8 -t UTF-16$order want >in
+      run --separate-stderr "$UTF8CONV" --detect in
+      assert_equal "$output" "in: UTF-16$order (confidence 0.99, NUL pattern)"
+      "$UTF8CONV" -f auto in >out
+      cmp out want || fail "text $k, $order: -f auto"
+      "$UTF8CONV" -f UTF-16 in >out
+      cmp out want || fail "text $k, $order: -f UTF-16"
+      cp in f
+      run --separate-stderr "$UTF8CONV" -f auto -i f
+      assert_equal "$status" 0
+      cmp f want || fail "text $k, $order: -f auto -i"
+    done
+    k=$((k + 1))
+  done
+  # Eight letters at least, 32 in Chinese, Japanese and Korean:
+  # shorter, it is what it was (binary here: Cyrillic's 04 is a control
+  # byte, and so is 0E, the low byte of 丁).
+  printf 'Привет' | iconv -f UTF-8 -t UTF-16LE >short
+  run --separate-stderr "$UTF8CONV" --detect short
+  assert_equal "$output" "short: binary"
+  printf '丁中文文本的例子这是一个测试' | iconv -f UTF-8 -t UTF-16LE >short
+  run --separate-stderr "$UTF8CONV" --detect short
+  assert_equal "$output" "short: binary"
+  # A unit no text holds (a private-use one, a lone surrogate) rules a
+  # byte order out.
+  { printf 'Пример русского текста' | iconv -f UTF-8 -t UTF-16LE
+    printf '\x00\xe0'; } >bad
+  run --separate-stderr "$UTF8CONV" --detect bad
+  assert_equal "$output" "bad: binary"
+  { printf 'Пример русского текста' | iconv -f UTF-8 -t UTF-16LE
+    printf '\x00\xdc'; } >bad
+  run --separate-stderr "$UTF8CONV" --detect bad
+  assert_equal "$output" "bad: binary"
+}
+
 @test "under the default -f, UTF-16 and UTF-32 text is invalid input, not binary: a diagnostic names the form, exit 1, unchanged" {
   cp -r "$CORPUS/text" text
   local name form
