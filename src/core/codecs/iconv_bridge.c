@@ -688,7 +688,9 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
                        used + (size_t) h->prefix);
           h->prefix = 0;
           note_consumed (h, v.s, used, true);
-          if (err == EILSEQ)
+          /* With nothing consumed (a held character given out at the
+             illegal byte), the next call finds the byte itself.  */
+          if (err == EILSEQ && used > 0)
             blame_next_byte (h, v.s, used);
         }
       else
