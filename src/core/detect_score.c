@@ -156,24 +156,13 @@ decode_all (struct codec const *c, uint8_t const *in, size_t n, bool last,
   return st == DECODE_INPUT_EMPTY && len == n ? (ptrdiff_t) p.len : -1;
 }
 
-bool
-legacy_single_byte (struct codec const *c, uint32_t table[128])
+/* Whether C decodes every byte alone (see legacy_single_byte), found
+   by decoding each byte with a fresh decoder: 256 decoders, each an
+   iconv_open for a bridged code page.  */
+static bool
+probe_single_byte (struct codec const *c, uint32_t table[128])
 {
   unsigned int b;
-  ucs4_t const *t = iconv_table_of (c);
-
-  if (c->flags & (CODEC_WIDE_UNITS | CODEC_WRAPPER))
-    return false;
-  /* A code page of iconv(3) that is a table (iconv_table.c): read it.  */
-  if (t)
-    {
-      for (b = 0; b < 0x80; b++)
-        if (t[b] != b)
-          return false;
-      for (b = 0x80; b < 256; b++)
-        table[b - 0x80] = t[b] == TABLE_UNDEFINED ? LEGACY_UNDEFINED : t[b];
-      return true;
-    }
   for (b = 0; b < 256; b++)
     {
       uint8_t byte = (uint8_t) b;
@@ -202,6 +191,58 @@ legacy_single_byte (struct codec const *c, uint32_t table[128])
         table[b - 0x80] = cp[0];
     }
   return true;
+}
+
+/* What probe_single_byte found for the bridged code pages probed so
+   far: the same codec always gives the same answer, and -f auto asks
+   about every candidate for every file (it was a quarter of a
+   detection's time).  Conversion runs on one thread.  */
+enum { PROBED_MAX = 32 };
+static struct
+{
+  struct codec const *codec;
+  bool single;
+  uint32_t table[128];
+} probed[PROBED_MAX];
+static size_t nprobed;
+
+bool
+legacy_single_byte (struct codec const *c, uint32_t table[128])
+{
+  unsigned int b;
+  ucs4_t const *t = iconv_table_of (c);
+  size_t k;
+  bool single;
+
+  if (c->flags & (CODEC_WIDE_UNITS | CODEC_WRAPPER))
+    return false;
+  /* A code page of iconv(3) that is a table (iconv_table.c): read it.  */
+  if (t)
+    {
+      for (b = 0; b < 0x80; b++)
+        if (t[b] != b)
+          return false;
+      for (b = 0x80; b < 256; b++)
+        table[b - 0x80] = t[b] == TABLE_UNDEFINED ? LEGACY_UNDEFINED : t[b];
+      return true;
+    }
+  for (k = 0; k < nprobed; k++)
+    if (probed[k].codec == c)
+      {
+        if (probed[k].single)
+          memcpy (table, probed[k].table, sizeof probed[k].table);
+        return probed[k].single;
+      }
+  single = probe_single_byte (c, table);
+  if (nprobed < PROBED_MAX)
+    {
+      probed[nprobed].codec = c;
+      probed[nprobed].single = single;
+      if (single)
+        memcpy (probed[nprobed].table, table, sizeof probed[nprobed].table);
+      nprobed++;
+    }
+  return single;
 }
 
 /* The model's folding of a character (see tools/gen-detect-model.py).  */
