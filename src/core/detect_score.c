@@ -342,17 +342,17 @@ glued_mark (ucs4_t c, ucs4_t before, ucs4_t after)
           && (c == 0x201E || letter_case (after) != 0));
 }
 
-/* The cost of the text CP[0..N) in the language LANG.  An upper-case
-   letter above U+007F right after a lower-case letter costs
-   MODEL_UNSEEN more, in every language: text seldom holds one (a word
-   does not change case in its middle), while a wrong reading of
-   Western text does (MacRoman reads ç and ã as Á and Ë); so does
-   punctuation glued to letters (glued_mark).  */
+/* The part of text_cost that is the same in every language: an
+   undefined byte costs MODEL_UNSEEN twice; an upper-case letter above
+   U+007F right after a lower-case letter costs MODEL_UNSEEN: text
+   seldom holds one (a word does not change case in its middle), while
+   a wrong reading of Western text does (MacRoman reads ç and ã as Á
+   and Ë); so does punctuation glued to letters (glued_mark).  */
 static uint64_t
-text_cost (ucs4_t const *cp, size_t n, int lang)
+text_penalty (ucs4_t const *cp, size_t n)
 {
   uint64_t sum = 0;
-  ucs4_t prev = 0x20, before = 0x20;
+  ucs4_t before = 0x20;
   size_t i;
 
   for (i = 0; i < n; i++)
@@ -368,7 +368,24 @@ text_cost (ucs4_t const *cp, size_t n, int lang)
       if (glued_mark (c, before, i + 1 < n ? cp[i + 1] : 0x20))
         sum += MODEL_UNSEEN;
       before = c;
-      c = fold (c);
+    }
+  return sum;
+}
+
+/* The cost of the pairs of neighbouring characters of CP[0..N) that
+   hold one above U+007F, in the language LANG: the part of text_cost
+   that depends on the language, so that a text scored in several
+   languages pays text_penalty once.  */
+static uint64_t
+pair_cost (ucs4_t const *cp, size_t n, int lang)
+{
+  uint64_t sum = 0;
+  ucs4_t prev = 0x20;
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    {
+      ucs4_t c = fold (cp[i] == LEGACY_UNDEFINED ? 0xFFFD : cp[i]);
       if (c >= 0x80 || prev >= 0x80)
         {
           unsigned int q = model_cost (lang, prev, c);
@@ -386,18 +403,25 @@ text_cost (ucs4_t const *cp, size_t n, int lang)
   return sum;
 }
 
+/* The cost of the text CP[0..N) in the language LANG.  */
+static uint64_t
+text_cost (ucs4_t const *cp, size_t n, int lang)
+{
+  return text_penalty (cp, n) + pair_cost (cp, n, lang);
+}
+
 /* The cost of CP[0..N) for candidate C: that of its best language;
    into *OWN, that of its best language other than the pooled L_WEST.  */
 static uint64_t
 candidate_cost (struct candidate const *c, ucs4_t const *cp, size_t n,
                 uint64_t *own)
 {
-  uint64_t best = UINT64_MAX;
+  uint64_t best = UINT64_MAX, pen = text_penalty (cp, n);
   int k;
   *own = UINT64_MAX;
   for (k = 0; k < MAX_LANGS && c->langs[k] != L_NONE; k++)
     {
-      uint64_t cost = text_cost (cp, n, c->langs[k]);
+      uint64_t cost = pen + pair_cost (cp, n, c->langs[k]);
       if (cost < best)
         best = cost;
       if (c->langs[k] != L_WEST && cost < *own)
@@ -531,16 +555,17 @@ single_byte_cost (struct candidate const *c, uint8_t const *win, size_t n,
                   struct runs const *r, uint32_t const table[128],
                   ucs4_t *text, ucs4_t *buf, uint64_t *own)
 {
-  uint64_t best = UINT64_MAX;
+  uint64_t best = UINT64_MAX, pen;
   size_t i;
   int k;
 
   *own = UINT64_MAX;
   for (i = 0; i < n; i++)
     text[i] = byte_value (win[i], table);
+  pen = text_penalty (text, n);
   for (k = 0; k < MAX_LANGS && c->langs[k] != L_NONE; k++)
     {
-      uint64_t legacy = text_cost (text, n, c->langs[k]);
+      uint64_t legacy = pen + pair_cost (text, n, c->langs[k]);
       int64_t delta = mixed_delta (win, n, r, table, c->langs[k], buf);
       uint64_t cost = delta < 0 ? legacy - (uint64_t) -delta : legacy;
       if (cost < best)
