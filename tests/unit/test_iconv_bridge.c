@@ -517,6 +517,11 @@ main (void)
               "a byte blamed by a call that also gave a value");
   test_order ("ISO-2022-CN-EXT", STR ("\x1b\x0e"), "1B !0E",
               "a byte blamed after a value, at the end of the input");
+  /* TSCII gives out the letter it holds (A6) at the illegal byte A0
+     and consumes nothing: no byte before it is blamed (UBSan found
+     the bridge reading one).  */
+  test_order ("TSCII", STR ("\xa6\xa0"), "BC6 !A0",
+              "a held letter given out at an illegal byte");
 
   /* The memo: stateless code pages of one to four bytes a character,
      and one of one byte.  */
