@@ -181,24 +181,13 @@ decode_all (struct codec const *c, uint8_t const *in, size_t n, bool last,
   return st == DECODE_INPUT_EMPTY && len == n ? (ptrdiff_t) p.len : -1;
 }
 
-bool
-legacy_single_byte (struct codec const *c, uint32_t table[128])
+/* Whether C decodes every byte alone (see legacy_single_byte), found
+   by decoding each byte with a fresh decoder: 256 decoders, each an
+   iconv_open for a bridged code page.  */
+static bool
+probe_single_byte (struct codec const *c, uint32_t table[128])
 {
   unsigned int b;
-  ucs4_t const *t = iconv_table_of (c);
-
-  if (c->flags & (CODEC_WIDE_UNITS | CODEC_WRAPPER))
-    return false;
-  /* A code page of iconv(3) that is a table (iconv_table.c): read it.  */
-  if (t)
-    {
-      for (b = 0; b < 0x80; b++)
-        if (t[b] != b)
-          return false;
-      for (b = 0x80; b < 256; b++)
-        table[b - 0x80] = t[b] == TABLE_UNDEFINED ? LEGACY_UNDEFINED : t[b];
-      return true;
-    }
   for (b = 0; b < 256; b++)
     {
       uint8_t byte = (uint8_t) b;
@@ -227,6 +216,58 @@ legacy_single_byte (struct codec const *c, uint32_t table[128])
         table[b - 0x80] = cp[0];
     }
   return true;
+}
+
+/* What probe_single_byte found for the bridged code pages probed so
+   far: the same codec always gives the same answer, and -f auto asks
+   about every candidate for every file (it was a quarter of a
+   detection's time).  Conversion runs on one thread.  */
+enum { PROBED_MAX = 32 };
+static struct
+{
+  struct codec const *codec;
+  bool single;
+  uint32_t table[128];
+} probed[PROBED_MAX];
+static size_t nprobed;
+
+bool
+legacy_single_byte (struct codec const *c, uint32_t table[128])
+{
+  unsigned int b;
+  ucs4_t const *t = iconv_table_of (c);
+  size_t k;
+  bool single;
+
+  if (c->flags & (CODEC_WIDE_UNITS | CODEC_WRAPPER))
+    return false;
+  /* A code page of iconv(3) that is a table (iconv_table.c): read it.  */
+  if (t)
+    {
+      for (b = 0; b < 0x80; b++)
+        if (t[b] != b)
+          return false;
+      for (b = 0x80; b < 256; b++)
+        table[b - 0x80] = t[b] == TABLE_UNDEFINED ? LEGACY_UNDEFINED : t[b];
+      return true;
+    }
+  for (k = 0; k < nprobed; k++)
+    if (probed[k].codec == c)
+      {
+        if (probed[k].single)
+          memcpy (table, probed[k].table, sizeof probed[k].table);
+        return probed[k].single;
+      }
+  single = probe_single_byte (c, table);
+  if (nprobed < PROBED_MAX)
+    {
+      probed[nprobed].codec = c;
+      probed[nprobed].single = single;
+      if (single)
+        memcpy (probed[nprobed].table, table, sizeof probed[nprobed].table);
+      nprobed++;
+    }
+  return single;
 }
 
 /* The model's folding of a character (see tools/gen-detect-model.py).  */
@@ -334,17 +375,17 @@ glued_mark (ucs4_t c, ucs4_t before, ucs4_t after)
           && (c == 0x201E || letter_case (after) != 0));
 }
 
-/* The cost of the text CP[0..N) in the language LANG.  An upper-case
-   letter above U+007F right after a lower-case letter costs
-   MODEL_UNSEEN more, in every language: text seldom holds one (a word
-   does not change case in its middle), while a wrong reading of
-   Western text does (MacRoman reads ç and ã as Á and Ë); so does
-   punctuation glued to letters (glued_mark).  */
+/* The part of text_cost that is the same in every language: an
+   undefined byte costs MODEL_UNSEEN twice; an upper-case letter above
+   U+007F right after a lower-case letter costs MODEL_UNSEEN: text
+   seldom holds one (a word does not change case in its middle), while
+   a wrong reading of Western text does (MacRoman reads ç and ã as Á
+   and Ë); so does punctuation glued to letters (glued_mark).  */
 static uint64_t
-text_cost (ucs4_t const *cp, size_t n, int lang)
+text_penalty (ucs4_t const *cp, size_t n)
 {
   uint64_t sum = 0;
-  ucs4_t prev = 0x20, before = 0x20;
+  ucs4_t before = 0x20;
   size_t i;
 
   for (i = 0; i < n; i++)
@@ -362,7 +403,24 @@ text_cost (ucs4_t const *cp, size_t n, int lang)
       if (glued_mark (c, before, i + 1 < n ? cp[i + 1] : 0x20))
         sum += MODEL_UNSEEN;
       before = c;
-      c = fold (c);
+    }
+  return sum;
+}
+
+/* The cost of the pairs of neighbouring characters of CP[0..N) that
+   hold one above U+007F, in the language LANG: the part of text_cost
+   that depends on the language, so that a text scored in several
+   languages pays text_penalty once.  */
+static uint64_t
+pair_cost (ucs4_t const *cp, size_t n, int lang)
+{
+  uint64_t sum = 0;
+  ucs4_t prev = 0x20;
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    {
+      ucs4_t c = fold (cp[i] == LEGACY_UNDEFINED ? 0xFFFD : cp[i]);
       if (c >= 0x80 || prev >= 0x80)
         {
           unsigned int q = model_cost (lang, prev, c);
@@ -380,18 +438,25 @@ text_cost (ucs4_t const *cp, size_t n, int lang)
   return sum;
 }
 
+/* The cost of the text CP[0..N) in the language LANG.  */
+static uint64_t
+text_cost (ucs4_t const *cp, size_t n, int lang)
+{
+  return text_penalty (cp, n) + pair_cost (cp, n, lang);
+}
+
 /* The cost of CP[0..N) for candidate C: that of its best language;
    into *OWN, that of its best language other than the pooled L_WEST.  */
 static uint64_t
 candidate_cost (struct candidate const *c, ucs4_t const *cp, size_t n,
                 uint64_t *own)
 {
-  uint64_t best = UINT64_MAX;
+  uint64_t best = UINT64_MAX, pen = text_penalty (cp, n);
   int k;
   *own = UINT64_MAX;
   for (k = 0; k < MAX_LANGS && c->langs[k] != L_NONE; k++)
     {
-      uint64_t cost = text_cost (cp, n, c->langs[k]);
+      uint64_t cost = pen + pair_cost (cp, n, c->langs[k]);
       if (cost < best)
         best = cost;
       if (c->langs[k] != L_WEST && cost < *own)
@@ -531,16 +596,17 @@ single_byte_cost (struct candidate const *c, uint8_t const *win, size_t n,
                   struct runs const *r, uint32_t const table[128],
                   ucs4_t *text, ucs4_t *buf, uint64_t *own)
 {
-  uint64_t best = UINT64_MAX;
+  uint64_t best = UINT64_MAX, pen;
   size_t i;
   int k;
 
   *own = UINT64_MAX;
   for (i = 0; i < n; i++)
     text[i] = byte_value (win[i], table);
+  pen = text_penalty (text, n);
   for (k = 0; k < MAX_LANGS && c->langs[k] != L_NONE; k++)
     {
-      uint64_t legacy = text_cost (text, n, c->langs[k]);
+      uint64_t legacy = pen + pair_cost (text, n, c->langs[k]);
       int64_t delta = mixed_delta (win, n, r, table, c->langs[k], buf);
       uint64_t cost = delta < 0 ? legacy - (uint64_t) -delta : legacy;
       if (cost < best)

@@ -36,11 +36,13 @@
 int LLVMFuzzerTestOneInput (uint8_t const *data, size_t size);
 
 /* Single-byte, multi-byte, stateful (shifts), and decoders that hold a
-   character back (CP1255, CP1258, TSCII).  ISO-2022-CN-EXT is left out
-   while a finding of this harness is open: after SO bytes with no
-   designation, under replace, the bridge writes a '.' that iconv(3)
-   reads as part of an invalid double byte (input in tests/README,
-   "Open findings").  */
+   character back (CP1255, CP1258, TSCII), and ISO-2022-CN-EXT, whose
+   calls may give a value and blame the byte after the ones they
+   consumed (tests/README, "Fixed findings").  UTF-7 is left out while
+   a finding of this harness is open: where its base64 makes a lone
+   surrogate, iconv(3) blames a different byte when given the whole
+   input than when given a byte at a time (tests/README, "Open
+   findings").  */
 static char const *const charsets[] = {
   "CP1250", "CP1251", "CP1253", "CP1254", "CP1255", "CP1256", "CP1257",
   "CP1258", "KOI8-R", "KOI8-U", "CP866", "ISO-8859-2", "ISO-8859-5",
@@ -48,8 +50,8 @@ static char const *const charsets[] = {
   "CP850", "MACINTOSH", "TIS-620", "CP874", "IBM037", "SHIFT_JIS", "CP932",
   "EUC-JP", "GB18030", "GBK", "BIG5", "BIG5-HKSCS", "EUC-KR", "CP949",
   "EUC-TW", "ISO-2022-JP", "ISO-2022-JP-2", "ISO-2022-KR", "ISO-2022-CN",
-  "UTF-7", "HZ", "TSCII", "SHIFT_JISX0213", "EUC-JISX0213", "VISCII",
-  "ARMSCII-8"
+  "HZ", "TSCII", "SHIFT_JISX0213", "EUC-JISX0213", "VISCII",
+  "ARMSCII-8", "ISO-2022-CN-EXT"
 };
 
 enum { CHARSETS = sizeof charsets / sizeof charsets[0] };

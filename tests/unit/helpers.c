@@ -65,9 +65,19 @@ sb_free (struct sb *b)
 void
 sb_append (struct sb *b, char const *s, size_t n)
 {
-  size_t k;
-  for (k = 0; k < n; k++)
-    sb_printf (b, "%c", s[k]);
+  /* A copy, not a printf per byte: the fuzz harnesses collect every
+     output through here, and two vsnprintf calls a byte were a seventh
+     of fuzz_detect's time.  */
+  if (b->len + n + 1 > b->cap)
+    {
+      b->cap = 2 * (b->len + n + 1) + 64;
+      b->s = realloc (b->s, b->cap);
+      if (!b->s)
+        abort ();
+    }
+  memcpy (b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = 0;
 }
 
 char const *

@@ -299,22 +299,15 @@ to_sb (void *arg, uint8_t const *buf, size_t n)
   return 0;
 }
 
-/* Convert IN[0..N) from FROM to TO with the pipeline (see
-   iconv_pipeline_run).  */
-static enum file_result
-pipeline_run (int in_fd, struct codec const *from, struct codec const *to,
-              enum policy p, uint8_t const *in, size_t n, size_t bs,
-              struct sb *out)
+enum file_result
+iconv_pipeline_config (int in_fd, struct run_config const *config,
+                       uint8_t const *in, size_t n, size_t bs,
+                       struct sb *out, struct file_stats *stats)
 {
-  struct run_config cfg;
+  struct run_config cfg = *config;
   struct run *run;
   enum file_result res;
 
-  memset (&cfg, 0, sizeof cfg);
-  cfg.from = from;
-  cfg.to = to;
-  cfg.policy.policy = p;
-  cfg.bom = BOM_STRIP;
   cfg.block_size = bs;
   memset (out, 0, sizeof *out);
   sb_printf (out, "%s", "");
@@ -328,8 +321,27 @@ pipeline_run (int in_fd, struct codec const *from, struct codec const *to,
   run = pipeline_start (&cfg, -1);
   pipeline_restart (run, -1, to_sb, out);
   res = pipeline_convert_fd (run, in_fd, "in");
+  if (stats)
+    pipeline_file_stats (run, stats);
   pipeline_finish (run);
   return res;
+}
+
+/* Convert IN[0..N) from FROM to TO with the pipeline (see
+   iconv_pipeline_run).  */
+static enum file_result
+pipeline_run (int in_fd, struct codec const *from, struct codec const *to,
+              enum policy p, uint8_t const *in, size_t n, size_t bs,
+              struct sb *out)
+{
+  struct run_config cfg;
+
+  memset (&cfg, 0, sizeof cfg);
+  cfg.from = from;
+  cfg.to = to;
+  cfg.policy.policy = p;
+  cfg.bom = BOM_STRIP;
+  return iconv_pipeline_config (in_fd, &cfg, in, n, bs, out, NULL);
 }
 
 enum file_result

@@ -52,6 +52,15 @@ enum file_result iconv_pipeline_run (int fd, struct codec const *from,
                                      enum policy p, uint8_t const *in,
                                      size_t n, size_t bs, struct sb *out);
 
+/* The same with every setting of CONFIG (--eol, --fix-mojibake, ...)
+   but its block size, which is BS; the file's statistics (what -f auto
+   detected, ...) into STATS unless it is NULL.  */
+enum file_result iconv_pipeline_config (int fd,
+                                        struct run_config const *config,
+                                        uint8_t const *in, size_t n,
+                                        size_t bs, struct sb *out,
+                                        struct file_stats *stats);
+
 /* The encoding direction: convert the well-formed UTF-8 text IN[0..N)
    to the charset NAME, whose codec has the flags FLAGS, under the
    policy P into OUT (initialised here), as the bridge's encoder does:

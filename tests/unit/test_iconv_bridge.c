@@ -507,6 +507,21 @@ main (void)
               "the byte iconv(3) blames");
   test_order ("ISO-2022-CN-EXT", STR ("a\x0e"), "61 !0E",
               "the blamed byte at the end of the input");
+  /* Shown ESC SO as its shortest prefix, it writes the ESC and blames
+     the byte after the SO in the same call: that byte is the error
+     still, not the start of the next character (fuzz_bridge's finding,
+     tests/README: a '.' came out where iconv(3) gives U+FFFD).  */
+  test_order ("ISO-2022-CN-EXT",
+              STR ("\x1b\x0e\x0e\x0e.\x0e\x0e\x0e" "deW\x1c"),
+              "1B !0E !2E !0E !64 65 57 1C",
+              "a byte blamed by a call that also gave a value");
+  test_order ("ISO-2022-CN-EXT", STR ("\x1b\x0e"), "1B !0E",
+              "a byte blamed after a value, at the end of the input");
+  /* TSCII gives out the letter it holds (A6) at the illegal byte A0
+     and consumes nothing: no byte before it is blamed (UBSan found
+     the bridge reading one).  */
+  test_order ("TSCII", STR ("\xa6\xa0"), "BC6 !A0",
+              "a held letter given out at an illegal byte");
 
   /* The memo: stateless code pages of one to four bytes a character,
      and one of one byte.  */

@@ -638,6 +638,25 @@ learn (struct handle *h, uint8_t const *s, size_t k, int err,
     memo_stop (h);
 }
 
+/* iconv() consumed the USED bytes at S and then said EILSEQ: the byte
+   after them is illegal, where it says (glibc's ISO-2022-CN and
+   ISO-2022-CN-EXT consume a SO that no designation came before and
+   blame the byte after it).  That holds whether or not the call gave
+   values first: shown ESC SO as its shortest prefix, ISO-2022-CN-EXT
+   writes the ESC and consumes the SO in the same call.  At the end of
+   the input the blamed byte does not exist, and the error is the last
+   byte consumed, as iconv(3)'s caller would see it.  The call consumed
+   bytes without a value, so the decoder's memo is not used any more.  */
+static void
+blame_next_byte (struct handle *h, uint8_t const *s, size_t used)
+{
+  h->blame_next = true;
+  h->blamed_len = 1;
+  h->blamed[0] = s[used - 1];
+  if (h->memo_on)
+    memo_stop (h);
+}
+
 /* One call of bridge_decode's loop: let iconv() convert the shortest
    prefix of V that it does something with, into OUT, which has room
    for ROOM values.  Sets *USED, *K (the prefix's length) and *ERR, and
@@ -723,6 +742,10 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
                        used + (size_t) h->prefix);
           h->prefix = 0;
           note_consumed (h, v.s, used, true);
+          /* With nothing consumed (a held character given out at the
+             illegal byte), the next call finds the byte itself.  */
+          if (err == EILSEQ && used > 0)
+            blame_next_byte (h, v.s, used);
         }
       else
         {
@@ -733,13 +756,7 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
           if (h->memo_on)
             memo_stop (h);
           if (err == EILSEQ)
-            {
-              h->blame_next = true;
-              h->blamed_len = (used < MAX_ERROR_BYTES
-                               ? (unsigned int) used : MAX_ERROR_BYTES);
-              memcpy (h->blamed, v.s + used - h->blamed_len,
-                      h->blamed_len);
-            }
+            blame_next_byte (h, v.s, used);
         }
 
       /* Consume USED bytes: the carry first, then the buffer.  */
