@@ -889,40 +889,6 @@ bridge_flush (struct encoder *e, uint8_t *out)
   return MAX_ERROR_BYTES - ol;
 }
 
-/* The locale whose transliteration rules //TRANSLIT follows: glibc's
-   C.UTF-8 (LC_CTYPE only), made once; (locale_t) 0 when the machine
-   lacks it.  */
-static locale_t
-translit_locale (void)
-{
-  static locale_t loc;
-  static bool tried;
-  if (!tried)
-    {
-      tried = true;
-      loc = newlocale (LC_CTYPE_MASK, "C.UTF-8", (locale_t) 0);
-      if (!loc)
-        loc = newlocale (LC_CTYPE_MASK, "C.utf8", (locale_t) 0);
-    }
-  return loc;
-}
-
-/* The flags of a bridged encoding called NAME (uppercased).  */
-static unsigned int
-bridge_flags (char const *name)
-{
-  static char const *const wide[] = { "UCS-2", "UCS-4", "UTF-16", "UTF-32",
-                                      "UTF16", "UTF32", "UNICODE" };
-  size_t k;
-  if (strncmp (name, "UTF", 3) != 0 && strncmp (name, "UCS", 3) != 0
-      && strncmp (name, "UNICODE", 7) != 0)
-    return 0;
-  for (k = 0; k < sizeof wide / sizeof wide[0]; k++)
-    if (strncmp (name, wide[k], strlen (wide[k])) == 0)
-      return CODEC_UNICODE | CODEC_WIDE_UNITS;
-  return CODEC_UNICODE;
-}
-
 struct codec const *
 iconv_bridge_find (char const *name, bool translit,
                    struct codec const *exact)
@@ -977,7 +943,7 @@ iconv_bridge_find (char const *name, bool translit,
   b->name = upper;
   b->to_name = to_name;
   b->exact = exact;
-  b->translit = translit ? translit_locale () : (locale_t) 0;
+  b->translit = translit ? iconv_translit_locale () : (locale_t) 0;
   b->charset = xzalloc (sizeof *b->charset);
   b->enc = xzalloc (sizeof *b->enc);
   b->unit = units_probe (upper);
@@ -986,7 +952,7 @@ iconv_bridge_find (char const *name, bool translit,
   b->sc.codec.decode = bridge_decode;
   b->sc.codec.encode = bridge_encode;
   b->sc.codec.flush = bridge_flush;
-  b->sc.codec.flags = CODEC_STATEFUL | bridge_flags (upper);
+  b->sc.codec.flags = CODEC_STATEFUL | iconv_bridge_flags (upper);
   b->sc.codec.endian = ENDIAN_UNKNOWN;
   b->sc.codec.unmarked = NULL;
   b->sc.decoder_open = bridge_decoder_open;

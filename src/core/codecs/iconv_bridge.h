@@ -3,6 +3,7 @@
 #ifndef UTF8CONV_ICONV_BRIDGE_H
 #define UTF8CONV_ICONV_BRIDGE_H
 
+#include <locale.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -24,14 +25,24 @@ struct enc_memo;
    is no bridge or its encoders never use one.  */
 struct enc_memo const *iconv_bridge_enc_memo (struct codec const *c);
 
+/* Whether iconv(3) opens a conversion from FROMCODE to TOCODE.  */
+bool iconv_bridge_opens (char const *tocode, char const *fromcode);
+
+/* The locale whose transliteration rules //TRANSLIT follows: glibc's
+   C.UTF-8 (LC_CTYPE only), made once; (locale_t) 0 when the machine
+   lacks it.  */
+locale_t iconv_translit_locale (void);
+
+/* The codec flags of a bridged encoding called NAME (uppercased):
+   CODEC_UNICODE for the Unicode forms, with CODEC_WIDE_UNITS for those
+   of 16- and 32-bit units.  */
+unsigned int iconv_bridge_flags (char const *name);
+
 /* Print a heading saying where they come from, then the names iconv(3)
    offers for which KEEP (called with the name and ARG) is true, one a
    line (GNU libiconv: the names of one charset on one line).  Returns
    false, having printed the heading and a diagnostic, if they cannot be
    listed.  */
-/* Whether iconv(3) opens a conversion from FROMCODE to TOCODE.  */
-bool iconv_bridge_opens (char const *tocode, char const *fromcode);
-
 bool iconv_bridge_list (FILE *out, bool (*keep) (char const *name,
                                                  void *arg), void *arg);
 

@@ -7,6 +7,7 @@
 #include "iconv_bridge.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <iconv.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -192,4 +193,34 @@ iconv_bridge_opens (char const *tocode, char const *fromcode)
     return false;
   iconv_close (cd);
   return true;
+}
+
+locale_t
+iconv_translit_locale (void)
+{
+  static locale_t loc;
+  static bool tried;
+  if (!tried)
+    {
+      tried = true;
+      loc = newlocale (LC_CTYPE_MASK, "C.UTF-8", (locale_t) 0);
+      if (!loc)
+        loc = newlocale (LC_CTYPE_MASK, "C.utf8", (locale_t) 0);
+    }
+  return loc;
+}
+
+unsigned int
+iconv_bridge_flags (char const *name)
+{
+  static char const *const wide[] = { "UCS-2", "UCS-4", "UTF-16", "UTF-32",
+                                      "UTF16", "UTF32", "UNICODE" };
+  size_t k;
+  if (strncmp (name, "UTF", 3) != 0 && strncmp (name, "UCS", 3) != 0
+      && strncmp (name, "UNICODE", 7) != 0)
+    return 0;
+  for (k = 0; k < sizeof wide / sizeof wide[0]; k++)
+    if (strncmp (name, wide[k], strlen (wide[k])) == 0)
+      return CODEC_UNICODE | CODEC_WIDE_UNITS;
+  return CODEC_UNICODE;
 }
