@@ -438,6 +438,37 @@ pair_cost (ucs4_t const *cp, size_t n, int lang)
   return sum;
 }
 
+/* Whether pair_cost reads C as a character above ASCII.  */
+static inline bool
+high_folded (ucs4_t c)
+{
+  return fold (c == LEGACY_UNDEFINED ? 0xFFFD : c) >= 0x80;
+}
+
+/* Keep of CP[0..N), in place, only what pair_cost reads: the characters
+   above ASCII once folded, and the ones next to them.  Each run kept
+   starts and ends with an ASCII character (but at the ends of CP), so
+   that two runs meet in a pair of ASCII characters, which pair_cost
+   skips: the cost of what is kept is that of CP, for every language,
+   and text that is mostly ASCII is read once instead of once a
+   language.  Returns how many are kept.  */
+static size_t
+keep_for_pairs (ucs4_t *cp, size_t n)
+{
+  size_t i, m = 0;
+  bool prev_high = false, high = n > 0 && high_folded (cp[0]);
+
+  for (i = 0; i < n; i++)
+    {
+      bool next_high = i + 1 < n && high_folded (cp[i + 1]);
+      if (high || prev_high || next_high)
+        cp[m++] = cp[i];
+      prev_high = high;
+      high = next_high;
+    }
+  return m;
+}
+
 /* The cost of the text CP[0..N) in the language LANG.  */
 static uint64_t
 text_cost (ucs4_t const *cp, size_t n, int lang)
@@ -448,12 +479,13 @@ text_cost (ucs4_t const *cp, size_t n, int lang)
 /* The cost of CP[0..N) for candidate C: that of its best language;
    into *OWN, that of its best language other than the pooled L_WEST.  */
 static uint64_t
-candidate_cost (struct candidate const *c, ucs4_t const *cp, size_t n,
+candidate_cost (struct candidate const *c, ucs4_t *cp, size_t n,
                 uint64_t *own)
 {
   uint64_t best = UINT64_MAX, pen = text_penalty (cp, n);
   int k;
   *own = UINT64_MAX;
+  n = keep_for_pairs (cp, n);
   for (k = 0; k < MAX_LANGS && c->langs[k] != L_NONE; k++)
     {
       uint64_t cost = pen + pair_cost (cp, n, c->langs[k]);
@@ -597,16 +629,17 @@ single_byte_cost (struct candidate const *c, uint8_t const *win, size_t n,
                   ucs4_t *text, ucs4_t *buf, uint64_t *own)
 {
   uint64_t best = UINT64_MAX, pen;
-  size_t i;
+  size_t i, kept;
   int k;
 
   *own = UINT64_MAX;
   for (i = 0; i < n; i++)
     text[i] = byte_value (win[i], table);
   pen = text_penalty (text, n);
+  kept = keep_for_pairs (text, n);
   for (k = 0; k < MAX_LANGS && c->langs[k] != L_NONE; k++)
     {
-      uint64_t legacy = pen + pair_cost (text, n, c->langs[k]);
+      uint64_t legacy = pen + pair_cost (text, kept, c->langs[k]);
       int64_t delta = mixed_delta (win, n, r, table, c->langs[k], buf);
       uint64_t cost = delta < 0 ? legacy - (uint64_t) -delta : legacy;
       if (cost < best)

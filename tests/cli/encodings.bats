@@ -188,7 +188,7 @@ translit_cases() {
 @test "a name the C library's iconv(3) cannot open is unknown, exit 2, and never suggested" {
   # iconv --list may be another C library's (the host's under qemu-user,
   # glibc's beside a static musl build): only names iconv(3) opens count.
-  local name
+  local name tried=0
   for name in ISO-2022-CN-EXT IBM930 TSCII; do
     if ! "$UTF8CONV" -f "$name" </dev/null >/dev/null 2>&1; then
       run -2 --separate-stderr "$UTF8CONV" -f "$name" </dev/null
@@ -196,8 +196,11 @@ translit_cases() {
       [[ ${stderr_lines[0]} != *"'$name'"*"'$name'"* ]] || fail "suggested itself: ${stderr_lines[0]}"
       run -0 "$UTF8CONV" --list
       refute_line "$name"
+      tried=$((tried + 1))
     fi
   done
+  # glibc with its gconv modules opens all three: nothing to check.
+  [ "$tried" -gt 0 ] || skip "iconv(3) opens ISO-2022-CN-EXT, IBM930 and TSCII here"
 }
 
 # The bridge's memo reads again the characters iconv(3) has decoded
