@@ -442,7 +442,8 @@ pair_cost (ucs4_t const *cp, size_t n, int lang)
 static inline bool
 high_folded (ucs4_t c)
 {
-  return fold (c == LEGACY_UNDEFINED ? 0xFFFD : c) >= 0x80;
+  /* fold keeps ASCII in ASCII.  */
+  return c >= 0x80 && fold (c == LEGACY_UNDEFINED ? 0xFFFD : c) >= 0x80;
 }
 
 /* Keep of CP[0..N), in place, only what pair_cost reads: the characters
