@@ -60,9 +60,10 @@ sums() {
     sig=$(echo HUP INT TERM | cut -d' ' -f$((sig + 1)))
     delay=$(printf '0.%03d' $(( RANDOM % 300 )))
     # Job control, so that the background job does not start with
-    # SIGINT ignored.
+    # SIGINT ignored; and env, for a runner that started this test with
+    # SIGINT ignored, which bash cannot undo.
     run bash -c 'set -m
-      "$UTF8CONV" -q -f CP1252 --eol=lf -r -i work & pid=$!
+      env --default-signal=INT,TERM,HUP "$UTF8CONV" -q -f CP1252 --eol=lf -r -i work & pid=$!
       sleep '"$delay"'
       kill -'"$sig"' $pid 2>/dev/null
       wait $pid'
