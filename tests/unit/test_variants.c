@@ -68,6 +68,8 @@ struct transcript
   bool bytes_ok;                /* Each error's bytes are the input's.  */
 };
 
+static void append (char *buf, char const *fmt, ...) TAP_PRINTF (2, 3);
+
 static void
 append (char *buf, char const *fmt, ...)
 {
