@@ -409,6 +409,30 @@ test_units (struct tally *t)
     }
 }
 
+/* Whether iconv(3) converts a character that the target charset lacks
+   (é to ASCII) without an error: musl's writes '*' for it, glibc's and
+   GNU libiconv's say EILSEQ.  */
+static bool
+iconv_substitutes (void)
+{
+  static int answer = -1;
+  if (answer < 0)
+    {
+      iconv_t cd = iconv_open ("ASCII", "UTF-8");
+      char in[] = "\xc3\xa9", out[8];
+      char *ip = in, *op = out;
+      size_t il = 2, ol = sizeof out;
+      answer = 0;
+      if (cd != (iconv_t) -1)
+        {
+          answer = iconv (cd, (ICONV_CONST char **) &ip, &il, &op, &ol)
+                   != (size_t) -1;
+          iconv_close (cd);
+        }
+    }
+  return answer;
+}
+
 /* The test of one charset NAME (iconv_bridge_names' callback).  */
 static void
 test_charset (char const *name, void *arg)
@@ -497,10 +521,19 @@ main (void)
         "conversions differ)", policy_name (policies[k]), t.failed[k],
         t.compared[k]);
   for (k = 0; k < POLICIES; k++)
-    ok (t.enc_failed[k] == 0,
-        "the encoders give what iconv(3) gives from UTF-8, under %s (%zu of "
-        "%zu conversions differ)", policy_name (policies[k]),
-        t.enc_failed[k], t.enc_compared[k]);
+    if (iconv_substitutes ())
+      {
+        tap_count++;
+        printf ("ok %d # SKIP iconv(3) writes a character it cannot encode "
+                "as '*' (musl's does), where utf8conv reports it: the "
+                "encoders are not compared under %s\n", tap_count,
+                policy_name (policies[k]));
+      }
+    else
+      ok (t.enc_failed[k] == 0,
+          "the encoders give what iconv(3) gives from UTF-8, under %s (%zu "
+          "of %zu conversions differ)", policy_name (policies[k]),
+          t.enc_failed[k], t.enc_compared[k]);
   fclose (tmp);
   return done_testing ();
 }
