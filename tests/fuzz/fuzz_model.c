@@ -139,14 +139,19 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
   if (size < 2)
     return 0;
   bs = data[0] ? data[0] : 1;
-  if ((size >= 5 && memcmp (data + 2, "\xEF\xBB\xBF", 3) == 0)
-      || (size >= 4 && (memcmp (data + 2, "\xFF\xFE", 2) == 0
-                        || memcmp (data + 2, "\xFE\xFF", 2) == 0)))
-    text[n++] = 'x';
-  for (k = 2; k < size && n < MAX_TEXT; k++)
+  for (k = 2; k < size && n < MAX_TEXT - 1; k++)
     text[n++] = data[k] ? data[k] : ' ';
   if (data[1] & 1)
     n = keep_well_formed (text, n);
+  /* After keep_well_formed, which can bring a byte order mark to the
+     front (FF FF EF BB BF ...).  */
+  if ((n >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0)
+      || (n >= 2 && (memcmp (text, "\xFF\xFE", 2) == 0
+                     || memcmp (text, "\xFE\xFF", 2) == 0)))
+    {
+      memmove (text + 1, text, n++);
+      text[0] = 'x';
+    }
   valid = utf8_valid_len (text, n) == n;
   for (fh = 0; fh < n && text[fh] < 0x80; fh++)
     continue;
