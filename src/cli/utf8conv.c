@@ -192,7 +192,7 @@ converted in turn and concatenated to the output.\n\
 \n\
 Encodings:\n\
   -f, --from-code=ENC     the input encoding (default UTF-8); 'auto' looks\n\
-                            for a BOM or BOM-less UTF-16, else takes each\n\
+                            for a BOM or BOM-less UTF-16/32, else takes each\n\
                             file as UTF-8, as a legacy code page that it\n\
                             detects, or as UTF-8 mixed with one (see\n\
                             DETECTION in the manual)\n\

@@ -367,17 +367,14 @@ binary_test_file (struct binary_test const *t, int fd,
     }
   v->format = binary_magic (t->buf, n);
   if (!v->format)
-    switch (nul_pattern_find (t->buf, n, n < t->size))
-      {
-      case NUL_PATTERN_LE:
-        utf_text (t->from, &codec_utf16le, false, v);
-        return;
-      case NUL_PATTERN_BE:
-        utf_text (t->from, &codec_utf16be, false, v);
-        return;
-      default:
-        break;
-      }
+    {
+      form = nul_pattern_form (t->buf, n, n < t->size);
+      if (form)
+        {
+          utf_text (t->from, form, false, v);
+          return;
+        }
+    }
   /* A magic number decides; the scan then finds the first control
      byte that the warning names.  */
   v->offset = scan_file (t, fd, n, v->format || t->byte_scan, &v->c);

@@ -114,7 +114,7 @@ enum detect_kind
   KIND_ASCII,                   /* No byte above 0x7F.  */
   KIND_UTF8,                    /* Well-formed UTF-8 (so far).  */
   KIND_BOM,                     /* A byte order mark.  */
-  KIND_NUL_PATTERN,             /* BOM-less UTF-16 (NUL bytes).  */
+  KIND_NUL_PATTERN,             /* BOM-less UTF-16/32 (NUL bytes).  */
   KIND_LEGACY,                  /* Every byte read by one code page.  */
   KIND_MIXED,                   /* UTF-8, its ill-formed bytes read by a
                                    single-byte code page.  */

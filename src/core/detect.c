@@ -177,9 +177,9 @@ find_bom (struct auto_state const *s, uint8_t const *in, size_t total,
 }
 
 /* The NUL-pattern test (nulpattern.h) on the window of TOTAL bytes.
-   Returns the UTF-16 codec it finds, NULL for none, or UNDECIDED when
-   more bytes could still change the answer (only when TOTAL <
-   NUL_PATTERN_WINDOW and not LAST).  */
+   Returns the UTF-16 or UTF-32 codec it finds, NULL for none, or
+   UNDECIDED when more bytes could still change the answer (only when
+   TOTAL < NUL_PATTERN_WINDOW and not LAST).  */
 static struct codec const *
 find_nul_pattern (struct auto_state const *s, uint8_t const *in,
                   size_t total, bool last)
@@ -196,6 +196,17 @@ find_nul_pattern (struct auto_state const *s, uint8_t const *in,
       return &codec_utf16le;
     case NUL_PATTERN_BE:
       return &codec_utf16be;
+    case NUL_PATTERN_UNDECIDED:
+      return UNDECIDED;
+    default:
+      break;
+    }
+  switch (nul_pattern_verdict32 (&count, last))
+    {
+    case NUL_PATTERN_LE:
+      return &codec_utf32le;
+    case NUL_PATTERN_BE:
+      return &codec_utf32be;
     case NUL_PATTERN_UNDECIDED:
       return UNDECIDED;
     default:

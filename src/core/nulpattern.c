@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "codecs/codecs.h"
+
 /* What a 16-bit unit is to the script rule: one of the NUL_SCRIPTS
    scripts, neither (NEUTRAL: ASCII, spaces and punctuation that any
    script uses, combining marks), or what text never holds (BAD).  */
@@ -95,6 +97,31 @@ control_byte (uint8_t b)
   return b < 0x20 && !(b >= 0x08 && b <= 0x0D) && b != 0x1A && b != 0x1B;
 }
 
+/* Whether the 32-bit unit U is a character that text never holds.  */
+static bool
+bad_unit32 (uint32_t u)
+{
+  if (u < 0x10000)
+    return (u >= 0xD800 && u <= 0xDFFF) || unit_script (u) == BAD;
+  /* Noncharacters; the planes with nothing assigned (4 to 13), and the
+     private use planes 15 and 16.  */
+  return ((u & 0xFFFE) == 0xFFFE || (u >= 0x40000 && u < 0xE0000)
+          || u >= 0xF0000);
+}
+
+/* Count the unit of COUNT->quad, read in each byte order.  */
+static void
+quad_add (struct nul_count *count)
+{
+  uint8_t const *q = count->quad;
+  uint32_t le = (uint32_t) q[3] << 24 | (uint32_t) q[2] << 16
+                | (uint32_t) q[1] << 8 | q[0];
+  uint32_t be = (uint32_t) q[0] << 24 | (uint32_t) q[1] << 16
+                | (uint32_t) q[2] << 8 | q[3];
+  count->bad32_le += bad_unit32 (le);
+  count->bad32_be += bad_unit32 (be);
+}
+
 void
 nul_pattern_add (struct nul_count *count, uint8_t const *buf, size_t n)
 {
@@ -103,6 +130,9 @@ nul_pattern_add (struct nul_count *count, uint8_t const *buf, size_t n)
   for (i = 0; i < n && count->bytes < NUL_PATTERN_WINDOW; i++, count->bytes++)
     {
       count->controls += control_byte (buf[i]);
+      count->quad[count->bytes & 3] = buf[i];
+      if ((count->bytes & 3) == 3)
+        quad_add (count);
       if (count->bytes & 1)
         {
           count->z_even += count->even_nul;
@@ -189,12 +219,53 @@ nul_pattern_verdict (struct nul_count const *count, bool final)
 }
 
 enum nul_pattern
+nul_pattern_verdict32 (struct nul_count const *count, bool final)
+{
+  bool le = count->bad32_le == 0, be = count->bad32_be == 0;
+
+  if (!le && !be)
+    return NUL_PATTERN_NONE;
+  if (!final && count->bytes < NUL_PATTERN_WINDOW)
+    return NUL_PATTERN_UNDECIDED;
+  if (le == be || count->bytes < 8
+      || (count->bytes < NUL_PATTERN_WINDOW && count->bytes % 4 != 0))
+    return NUL_PATTERN_NONE;
+  return le ? NUL_PATTERN_LE : NUL_PATTERN_BE;
+}
+
+enum nul_pattern
 nul_pattern_find (uint8_t const *buf, size_t n, bool complete)
 {
   struct nul_count count;
   memset (&count, 0, sizeof count);
   nul_pattern_add (&count, buf, n);
   return nul_pattern_verdict (&count, complete);
+}
+
+struct codec const *
+nul_pattern_form (uint8_t const *buf, size_t n, bool complete)
+{
+  struct nul_count count;
+  memset (&count, 0, sizeof count);
+  nul_pattern_add (&count, buf, n);
+  switch (nul_pattern_verdict (&count, complete))
+    {
+    case NUL_PATTERN_LE:
+      return &codec_utf16le;
+    case NUL_PATTERN_BE:
+      return &codec_utf16be;
+    default:
+      break;
+    }
+  switch (nul_pattern_verdict32 (&count, complete))
+    {
+    case NUL_PATTERN_LE:
+      return &codec_utf32le;
+    case NUL_PATTERN_BE:
+      return &codec_utf32be;
+    default:
+      return NULL;
+    }
 }
 
 enum nul_pattern

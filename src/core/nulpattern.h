@@ -1,7 +1,8 @@
 /* BOM-less UTF-16: the NUL pattern that tells it, and its byte order
    (SPEC §5, §6, §12).  One rule for -f auto's detector, for -f UTF-16
-   without a BOM, and for the binary test; and its analogue for -f
-   UTF-32 without a BOM.  */
+   without a BOM, and for the binary test; and its analogues for
+   BOM-less UTF-32: one for -f auto and the binary test, and one for the
+   byte order of -f UTF-32 without a BOM.  */
 
 #ifndef UTF8CONV_NULPATTERN_H
 #define UTF8CONV_NULPATTERN_H
@@ -56,6 +57,11 @@ struct nul_count
   uint8_t even;                 /* That byte.  */
   size_t controls;
   struct nul_script le, be;
+  /* The 4-byte units of the window, for BOM-less UTF-32: the bytes of
+     the unit being read, and in each byte order how many units text
+     never holds (nul_pattern_verdict32).  */
+  uint8_t quad[4];
+  size_t bad32_le, bad32_be;
 };
 
 /* Count BUF[0..N), the bytes that follow the ones already in COUNT,
@@ -88,6 +94,27 @@ enum nul_pattern nul_pattern_verdict (struct nul_count const *count,
    be NUL_PATTERN_UNDECIDED).  */
 enum nul_pattern nul_pattern_find (uint8_t const *buf, size_t n,
                                    bool complete);
+
+/* The verdict on COUNT for BOM-less UTF-32 under -f auto and the binary
+   test (stricter than nul_pattern_find32, which only takes the byte
+   order of text said to be UTF-32): read in one byte order, the window
+   holds at least two complete units, every one of them a character
+   that text holds (no unit above 10FFFF, no surrogate, noncharacter,
+   private use or unassigned plane, no control that the binary test
+   takes for binary, so no NUL), and, when the window is the whole file,
+   a whole number of units; read in the other byte order it does not.
+   NUL_PATTERN_LE and NUL_PATTERN_BE name UTF-32LE and UTF-32BE here.
+   Not FINAL, NUL_PATTERN_UNDECIDED while more bytes could still
+   change the answer.  */
+enum nul_pattern nul_pattern_verdict32 (struct nul_count const *count,
+                                        bool final);
+
+/* The BOM-less form of the window BUF[0..N) by the two rules above:
+   UTF-16LE or BE by the NUL pattern, else UTF-32LE or BE by
+   nul_pattern_verdict32, else NULL (also while undecided: N is all
+   there is when COMPLETE, else at least NUL_PATTERN_WINDOW bytes).  */
+struct codec const *nul_pattern_form (uint8_t const *buf, size_t n,
+                                      bool complete);
 
 /* The byte order of BOM-less UTF-32 in the window BUF[0..N): its first
    complete 4-byte unit whose high byte is NUL, and whose next byte is

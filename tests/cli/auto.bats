@@ -98,6 +98,41 @@ CP1252_HIGH_UTF8=e282acc281e2809ac692e2809ee280a6e280a0e280a1cb86e280b0c5a0e280b
   auto_all "$(for i in $(seq 1 100); do printf 'ab\n'; done | hex)" in
 }
 
+@test "auto: UTF-32LE without BOM (every unit a character read little-endian, none read big-endian)" {
+  printf 'h\000\000\000\351\000\000\000\254\040\000\000\000\366\001\000\n\000\000\000' >in
+  auto_all "68c3a9e282acf09f98800a" in
+  run -0 "$UTF8CONV" --detect in
+  assert_output "in: UTF-32LE (confidence 0.99, NUL pattern)"
+}
+
+@test "auto: UTF-32BE without BOM, longer than the look-ahead" {
+  local i
+  : >in
+  for i in $(seq 1 100); do printf '\000\000\000a\000\000\116\055\000\000\000\n' >>in; done
+  auto_all "$(for i in $(seq 1 100); do printf 'a\344\270\255\n'; done | hex)" in
+  run -0 "$UTF8CONV" --detect in
+  assert_output "in: UTF-32BE (confidence 0.99, NUL pattern)"
+}
+
+@test "auto: 32-bit units that text never holds are not UTF-32: a NUL unit, a length that is no multiple of 4, a single unit" {
+  # U+0000 in the middle: binary.
+  printf 'h\000\000\000\000\000\000\000i\000\000\000' >in
+  run -0 "$UTF8CONV" --detect in
+  assert_output "in: binary"
+  # Two whole units and a byte: no UTF-32 (and then binary by its NULs).
+  printf 'h\000\000\000i\000\000\000!' >in
+  run -0 "$UTF8CONV" --detect in
+  assert_output "in: binary"
+  # One unit is too little to tell.
+  printf 'h\000\000\000' >in
+  run -0 "$UTF8CONV" --detect in
+  assert_output "in: binary"
+  # A private-use plane: not text.
+  printf 'h\000\000\000\000\000\017\000' >in
+  run -0 "$UTF8CONV" --detect in
+  assert_output "in: binary"
+}
+
 @test "auto: UTF-32LE with BOM (not UTF-16LE + U+0000)" {
   printf '\377\376\000\000h\000\000\000\254\040\000\000' >in
   auto_all "68e282ac" in

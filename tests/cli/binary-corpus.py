@@ -332,6 +332,8 @@ TEXTS = [
     ('u16be.txt', 'utf-16-be', 'auto', 'Plain old notes, ça va.\n' * 20, False),
     ('u32le-bom.txt', 'utf-32-le', 'auto', 'Grüße 😀\n', True),
     ('u32be-bom.txt', 'utf-32-be', 'auto', 'Grüße 😀\n', True),
+    ('u32le.txt', 'utf-32-le', 'auto', 'Grüße 😀, 中文\n' * 3, False),
+    ('u32be.txt', 'utf-32-be', 'auto', 'Grüße 😀, 中文\n' * 3, False),
     ('ctl.txt', 'utf-8', 'UTF-8',
      'é \x1b[1mbold\x1b[0m\ttab\x0cpage\x0bvt\bbs\r\nend\x1a', False),
     ('cp1252.txt', 'cp1252', 'CP1252', 'café “quoted” naïve – €5\n' * 2000,

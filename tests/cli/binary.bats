@@ -156,16 +156,18 @@ tool_files() {
 @test "--detect and -r -f auto --check call no text file binary that -f auto reads" {
   mkdir text
   local name
-  for name in u16le-bom u16be-bom u16le u16be u32le-bom u32be-bom ctl cp1252 sjis; do
+  for name in u16le-bom u16be-bom u16le u16be u32le-bom u32be-bom u32le u32be ctl cp1252 sjis; do
     cp "$CORPUS/text/$name.txt" text/
   done
   run --separate-stderr "$UTF8CONV" --detect text/*
   assert_equal "$status" 0
   [[ "$output" != *binary* ]] || fail "$output"
-  assert_equal "$(wc -l <<<"$output")" 9
+  assert_equal "$(wc -l <<<"$output")" 11
+  [[ "$output" == *"text/u32le.txt: UTF-32LE (confidence 0.99, NUL pattern)"* ]] || fail "$output"
+  [[ "$output" == *"text/u32be.txt: UTF-32BE (confidence 0.99, NUL pattern)"* ]] || fail "$output"
   run --separate-stderr "$UTF8CONV" -r -f auto --check --report text
   assert_equal "$status" 0
-  [[ "$stderr" == *"total: 9 files (9 valid)"* ]] || fail "$stderr"
+  [[ "$stderr" == *"total: 11 files (11 valid)"* ]] || fail "$stderr"
 }
 
 @test "BOM-less UTF-16 of other scripts (Cyrillic, Greek, Arabic, Chinese, Korean) is UTF-16 by its script, in either byte order, and converts exactly" {
@@ -218,7 +220,7 @@ tool_files() {
 @test "under the default -f, UTF-16 and UTF-32 text is invalid input, not binary: a diagnostic names the form, exit 1, unchanged" {
   cp -r "$CORPUS/text" text
   local name form
-  for name in u16le-bom u16be-bom u16le u16be u32le-bom u32be-bom; do
+  for name in u16le-bom u16be-bom u16le u16be u32le-bom u32be-bom u32le u32be; do
     cp "text/$name.txt" orig
     run --separate-stderr "$UTF8CONV" -i "text/$name.txt"
     assert_equal "$status" 1
@@ -229,6 +231,8 @@ tool_files() {
       u16be) form='UTF-16BE (no BOM); use -f auto or -f UTF-16' ;;
       u32le-bom) form='UTF-32LE (BOM); use -f auto or -f UTF-32' ;;
       u32be-bom) form='UTF-32BE (BOM); use -f auto or -f UTF-32' ;;
+      u32le) form='UTF-32LE (no BOM); use -f auto or -f UTF-32' ;;
+      u32be) form='UTF-32BE (no BOM); use -f auto or -f UTF-32' ;;
     esac
     assert_equal "$stderr" "utf8conv: text/$name.txt: looks like $form"
     cmp orig "text/$name.txt"
