@@ -12,14 +12,16 @@
    is scored by the language models of the languages written in that
    code page (detect_model.h, made by tools/gen-detect-model.py): the sum
    of the costs -ln P(B | A) of each pair of neighbouring characters
-   that holds one above U+007F, after the folding the generator applies
-   (an unseen pair costs its second character's own cost plus BACKOFF).
+   that holds one above U+007F, after the folding the generator applies,
+   with an upper-case letter above U+007F next to an ASCII capital read
+   as its lower-case one (pair_char; an unseen pair costs its second
+   character's own cost plus BACKOFF).
    A pair is looked up by its hash and a check value (model_cost), so
    that a pair the language never showed is never taken for another one
    that shares its bucket.  A byte that the code page leaves undefined
    costs MODEL_UNSEEN twice more, and so does, once, each upper-case
-   letter right after a lower-case one and each double quotation mark
-   or ellipsis glued to letters (text_cost).  A candidate's cost is that
+   letter right after a lower-case one and each double quotation mark,
+   ellipsis, guillemet or euro sign glued to letters (text_cost).  A candidate's cost is that
    of its best language.
 
    Before that, a window with the shape of Western text (western_shape:
@@ -270,6 +272,58 @@ legacy_single_byte (struct codec const *c, uint32_t table[128])
   return single;
 }
 
+/* 1 for an upper-case letter, -1 for a lower-case one, 0 otherwise:
+   for ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic.  */
+static int
+letter_case (ucs4_t c)
+{
+  if (c < 0x80)
+    return ('A' <= c && c <= 'Z') - ('a' <= c && c <= 'z');
+  if (0xC0 <= c && c <= 0xFF)
+    return c == 0xD7 || c == 0xF7 ? 0 : c < 0xDF ? 1 : -1;
+  if (0x100 <= c && c <= 0x17F)
+    {
+      if (c == 0x138 || c == 0x149 || c == 0x17F)
+        return -1;
+      if (c == 0x178)
+        return 1;
+      /* Ĺ..ň and Ź..ž pair odd with even, the rest even with odd.  */
+      return ((0x139 <= c && c <= 0x148) || 0x179 <= c) == (c & 1)
+             ? 1 : -1;
+    }
+  if ((0x388 <= c && c <= 0x3AB && c != 0x390) || c == 0x386)
+    return 1;
+  if ((0x3AC <= c && c <= 0x3CE) || c == 0x390)
+    return -1;
+  if (0x400 <= c && c <= 0x45F)
+    return c < 0x430 ? 1 : -1;
+  return 0;
+}
+
+/* The lower-case letter of the upper-case letter C (letter_case (C)
+   > 0) above U+007F.  */
+static ucs4_t
+lower_high (ucs4_t c)
+{
+  if (c <= 0xDE)
+    return c + 0x20;
+  if (c == 0x178)
+    return 0xFF;
+  if (c <= 0x17F)
+    return c + 1;
+  if (c == 0x386)
+    return 0x3AC;
+  if (c <= 0x38A)
+    return c + 0x25;
+  if (c == 0x38C)
+    return 0x3CC;
+  if (c <= 0x38F)
+    return c + 0x3F;
+  if (c <= 0x3AB)
+    return c + 0x20;
+  return c < 0x410 ? c + 0x50 : c + 0x20;
+}
+
 /* The model's folding of a character (see tools/gen-detect-model.py).  */
 static inline ucs4_t
 fold (ucs4_t c)
@@ -291,6 +345,32 @@ fold (ucs4_t c)
   if (c < 0x80)
     return ('A' <= c && c <= 'Z' ? c + 0x20
             : 'a' <= c && c <= 'z' ? c : 0x20);
+  return c;
+}
+
+/* Whether C is an ASCII capital letter.  */
+static inline bool
+ascii_capital (ucs4_t c)
+{
+  return 'A' <= c && c <= 'Z';
+}
+
+/* The character pair_cost reads for CP[I] of CP[0..N): its folding,
+   and an upper-case letter above ASCII next to an ASCII capital read
+   as its lower-case letter, which the model knows best (it counts them
+   apart, and capitals are rare in its text): a word in capitals
+   (`BŪSENA', `SKAIČIUS') then costs what the word does.  Only next to
+   an ASCII capital, so that a run of capitals above ASCII (a wrong
+   reading's, or CP1251's alphabet) does not read as common lower-case
+   text.  İ stays: its lower-case letter is ASCII.  */
+static inline ucs4_t
+pair_char (ucs4_t const *cp, size_t n, size_t i)
+{
+  ucs4_t c = fold (cp[i] == LEGACY_UNDEFINED ? 0xFFFD : cp[i]);
+  if (c >= 0xC0 && c != 0x130 && letter_case (c) > 0
+      && ((i > 0 && ascii_capital (cp[i - 1]))
+          || (i + 1 < n && ascii_capital (cp[i + 1]))))
+    return lower_high (c);
   return c;
 }
 
@@ -333,43 +413,19 @@ model_cost (int lang, ucs4_t a, ucs4_t b)
     }
 }
 
-/* 1 for an upper-case letter, -1 for a lower-case one, 0 otherwise:
-   for ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic.  */
-static int
-letter_case (ucs4_t c)
-{
-  if (c < 0x80)
-    return ('A' <= c && c <= 'Z') - ('a' <= c && c <= 'z');
-  if (0xC0 <= c && c <= 0xFF)
-    return c == 0xD7 || c == 0xF7 ? 0 : c < 0xDF ? 1 : -1;
-  if (0x100 <= c && c <= 0x17F)
-    {
-      if (c == 0x138 || c == 0x149 || c == 0x17F)
-        return -1;
-      if (c == 0x178)
-        return 1;
-      /* Ĺ..ň and Ź..ž pair odd with even, the rest even with odd.  */
-      return ((0x139 <= c && c <= 0x148) || 0x179 <= c) == (c & 1)
-             ? 1 : -1;
-    }
-  if ((0x388 <= c && c <= 0x3AB && c != 0x390) || c == 0x386)
-    return 1;
-  if ((0x3AC <= c && c <= 0x3CE) || c == 0x390)
-    return -1;
-  if (0x400 <= c && c <= 0x45F)
-    return c < 0x430 ? 1 : -1;
-  return 0;
-}
-
 /* Whether C, between BEFORE and AFTER, is punctuation that the model
    folds to a space standing where text does not put it: an opening „
-   right after a letter, or “ ” … between two letters.  Wrong readings
-   put them there: CP1252 reads CP850's ä, ö and à as „ ” …
-   (`K„se'), MacRoman reads ă and ã as „ (`Factur„').  */
+   right after a letter, or “ ” … « » € between two letters.  Wrong
+   readings put them there: CP1252 reads CP850's ä, ö and à as „ ” …
+   (`K„se'), MacRoman reads ă and ã as „ (`Factur„'), and Lithuanian's
+   Ū and Č (ISO-8859-13's DB, C8) as € and » (`B€SENA', `SKAI»IUS').
+   Dashes are not counted: `word—word' is how American English writes
+   them.  */
 static bool
 glued_mark (ucs4_t c, ucs4_t before, ucs4_t after)
 {
-  if (c != 0x201E && c != 0x201C && c != 0x201D && c != 0x2026)
+  if (c != 0x201E && c != 0x201C && c != 0x201D && c != 0x2026
+      && c != 0xAB && c != 0xBB && c != 0x20AC)
     return false;
   return (letter_case (before) != 0
           && (c == 0x201E || letter_case (after) != 0));
@@ -420,7 +476,7 @@ pair_cost (ucs4_t const *cp, size_t n, int lang)
 
   for (i = 0; i < n; i++)
     {
-      ucs4_t c = fold (cp[i] == LEGACY_UNDEFINED ? 0xFFFD : cp[i]);
+      ucs4_t c = pair_char (cp, n, i);
       if (c >= 0x80 || prev >= 0x80)
         {
           unsigned int q = model_cost (lang, prev, c);
