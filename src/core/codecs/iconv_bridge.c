@@ -143,6 +143,7 @@
 #include "xalloc.h"
 
 #include "iconv_memo.h"
+#include "iconv_shift.h"
 #include "iconv_table.h"
 #include "iconv_units.h"
 #include "step.h"
@@ -212,6 +213,7 @@ struct handle
      the charset.  */
   struct memo memo;
   bool memo_on;
+  struct shift_track shift;     /* The memo across shifts.  */
   struct memo_charset *charset;
   /* Encoding: whether the encoders' memo may be read and written (while
      the encoder has shown no state).  */
@@ -276,6 +278,7 @@ bridge_decoder_close (struct decoder *d)
 {
   struct handle *h = d->impl;
   memo_free (&h->memo);
+  shift_free (&h->shift);
   close_handle (h);
 }
 
@@ -479,6 +482,7 @@ flush_decoder (struct decoder *d, struct handle *h, struct pivot *p,
   h->order = UNITS_UNKNOWN;
   h->prefix = 0;
   h->tail_len = 0;
+  shift_reset (&h->shift, &h->memo);
 }
 
 /* Before an error at offset REL, push to P the character that the
@@ -560,6 +564,15 @@ finish_input (struct decoder *d, struct handle *h, struct pivot *p,
   return DECODE_INPUT_EMPTY;
 }
 
+/* The decoder of H has shown state: its memo is not used any more.  */
+static void
+memo_stop (struct handle *h)
+{
+  h->memo_on = false;
+  memo_free (&h->memo);
+  shift_free (&h->shift);
+}
+
 /* Decode with the memo of H what it knows of IN[*I..N) into P, from
    where no character is begun, and move *I past it.  */
 static void
@@ -567,15 +580,26 @@ decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
               size_t *i, size_t n, struct pivot *p)
 {
   size_t done, last;
-  if (!h->memo_on || d->carry_len > 0 || h->prefix > 0 || h->blame_next
-      || *i == n)
+  bool gave = true;
+  if (!h->memo_on || d->carry_len > 0 || (h->prefix > 0 && !h->shift.on)
+      || h->blame_next || *i == n)
     return;
-  done = memo_decode (&h->memo, d, in + *i, n - *i, (int64_t) *i, p,
-                      BRIDGE_MAX_VALUES, &last);
+  if (h->shift.on)
+    {
+      done = shift_decode (&h->shift, &h->memo, h->cd, h->charset, d,
+                           in + *i, n - *i, (int64_t) *i, p,
+                           BRIDGE_MAX_VALUES, &h->prefix, &gave, &last);
+      if (!h->shift.on)
+        memo_stop (h);
+    }
+  else
+    done = memo_decode (&h->memo, d, in + *i, n - *i, (int64_t) *i, p,
+                        BRIDGE_MAX_VALUES, &last);
   if (done > 0)
     {
-      /* As if the last character had been converted by one call.  */
-      note_consumed (h, in + *i + last, done - last, true);
+      /* As if the last character had been converted by one call, and
+         the shifts after it each by one.  */
+      note_consumed (h, in + *i + last, done - last, gave);
       *i += done;
     }
 }
@@ -603,14 +627,6 @@ decode_units (struct decoder *d, struct handle *h, uint8_t const *in,
   *i += used;
 }
 
-/* The decoder of H has shown state: its memo is not used any more.  */
-static void
-memo_stop (struct handle *h)
-{
-  h->memo_on = false;
-  memo_free (&h->memo);
-}
-
 /* The call of iconv() on the K bytes at S, from where no character is
    begun, used them all and gave the value at OUT (ERR: its errno, 0 for
    none): let the memo of H learn that character the second time, if it
@@ -622,14 +638,21 @@ learn (struct handle *h, uint8_t const *s, size_t k, int err,
   ucs4_t c = get32le (out);
   enum memo_sight sight;
 
-  if (!h->memo_on || h->prefix > 0 || err != 0)
+  if (!h->memo_on || (h->prefix > 0 && !h->shift.on) || err != 0)
     return;
   sight = memo_note (&h->memo, s, k, c);
-  if (sight == MEMO_AGAIN)
+  if (h->shift.shifted)
+    {
+      if (!shift_learn (&h->shift, &h->memo, h->charset, h->fromcode, s, k,
+                        c, sight))
+        memo_stop (h);
+    }
+  else if (sight == MEMO_AGAIN)
     {
       if (!h->charset->decided)
         memo_probe_charset (h->charset, h->fromcode);
-      if (h->charset->suits && memo_check (probe_of (h), h->charset, s, k, c))
+      if ((h->charset->suits || h->charset->shifting)
+          && memo_check (probe_of (h), h->charset, s, k, c))
         memo_trust (&h->memo, s, k);
       else
         memo_stop (h);
@@ -667,7 +690,7 @@ convert_one (struct handle *h, struct view const *v, size_t room,
 {
   size_t bytes;
   /* The beginnings the memo knows would each say EINVAL again.  */
-  *k = 1 + (h->memo_on && h->prefix == 0
+  *k = 1 + (h->memo_on && (h->prefix == 0 || h->shift.on)
             ? memo_beginning (&h->memo, v->s, v->len - 1) : 0);
   for (;; ++*k)
     {
@@ -753,7 +776,8 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
              it, and let the next round deal with what follows.  */
           h->prefix += (int64_t) used;
           note_consumed (h, v.s, used, false);
-          if (h->memo_on)
+          if (h->memo_on && !shift_note (&h->shift, &h->memo, h->charset,
+                                         h->fromcode, v.s, used, err))
             memo_stop (h);
           if (err == EILSEQ)
             blame_next_byte (h, v.s, used);

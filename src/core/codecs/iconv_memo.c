@@ -41,12 +41,7 @@
 
 #include "xalloc.h"
 
-/* A memo's entries (see iconv_memo.h).  */
-#define MEMO_CHILD UINT32_C (0x80000000)
-#define MEMO_CHAR UINT32_C (0x40000000)
-#define MEMO_SEEN UINT32_C (0x20000000)
-#define MEMO_INDEX UINT32_C (0x00FFFFFF)
-#define MEMO_VALUE UINT32_C (0x001FFFFF)
+#include "iconv_shift.h"
 
 enum
 {
@@ -96,13 +91,14 @@ void
 memo_probe_charset (struct memo_charset *s, char const *fromcode)
 {
   iconv_t cd = iconv_open ("UTF-32LE", fromcode);
-  uint8_t single[256];
+  uint8_t single[256], shift[2];
   ucs4_t cp[256];
-  size_t n = 0, k, show;
+  size_t n = 0, k, show, shifts = 0;
   unsigned int b;
+  bool together;
 
   s->decided = true;
-  s->suits = false;
+  s->suits = s->shifting = false;
   if (cd == (iconv_t) -1)
     return;
   for (b = 0; b < 256; b++)
@@ -114,7 +110,15 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
       bytes = bridge_convert (cd, &byte, 1, out, sizeof out, &used, &err);
       if (used == 0 && bytes == 0)
         continue;               /* A valid beginning, or illegal.  */
-      /* A byte consumed without a value (a shift, a held letter), or
+      /* A byte consumed alone without a value may be one of the two
+         shifts of iconv_shift.c, which decides.  */
+      if (used == 1 && bytes == 0 && err == 0 && flush_gives (cd) == 0
+          && shifts < 2)
+        {
+          shift[shifts++] = byte;
+          continue;
+        }
+      /* Another byte consumed without a value (a held letter), or one
          that gives several, or something held back after it: the
          decoder keeps state.  */
       if (used != 1 || bytes != 4 || err != 0 || flush_gives (cd) != 0)
@@ -127,9 +131,9 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
     }
   /* A byte that gives a value and changes how the next ones read would
      show here.  */
-  s->suits = (same_together (cd, single, cp, n, false)
+  together = (same_together (cd, single, cp, n, false)
               && same_together (cd, single, cp, n, true));
-  iconv_close (cd);
+  s->suits = together && shifts == 0;
   /* The sentinel: characters of one byte from all over the range.  */
   show = n < MEMO_SENTINEL ? n : MEMO_SENTINEL;
   for (k = 0; k < show; k++)
@@ -138,6 +142,9 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
       s->sentinel_cp[k] = cp[k * n / show];
     }
   s->sentinel_len = (unsigned int) show;
+  if (together && shifts == 2 && show > 0)
+    shift_probe (s, cd, shift, single, cp, n);
+  iconv_close (cd);
 }
 
 bool

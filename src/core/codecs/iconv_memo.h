@@ -48,6 +48,13 @@ enum
   MEMO_SENTINEL = 8
 };
 
+/* A memo's entries (see struct memo).  */
+#define MEMO_CHILD UINT32_C (0x80000000)
+#define MEMO_CHAR UINT32_C (0x40000000)
+#define MEMO_SEEN UINT32_C (0x20000000)
+#define MEMO_INDEX UINT32_C (0x00FFFFFF)
+#define MEMO_VALUE UINT32_C (0x001FFFFF)
+
 /* What the probe found out about a charset, once for all its decoders.  */
 struct memo_charset
 {
@@ -58,6 +65,15 @@ struct memo_charset
   uint8_t sentinel[MEMO_SENTINEL];
   ucs4_t sentinel_cp[MEMO_SENTINEL];
   unsigned int sentinel_len;
+  /* A charset of two shift states (iconv_shift.c): SO, consumed without
+     a value, leads to the other state, SI back to the initial one; the
+     characters of two bytes of the other state, and their values, that
+     iconv(3) is given after a character of that state it is learning.  */
+  bool shifting;
+  uint8_t so, si;
+  uint8_t wide[2 * MEMO_SENTINEL];
+  ucs4_t wide_cp[MEMO_SENTINEL];
+  unsigned int wide_len;
 };
 
 /* Decide S for the charset FROMCODE, by converting each byte alone and

@@ -1,0 +1,82 @@
+/* The bridge's memo across the shifts of a charset of two states, like
+   IBM930's SO and SI (iconv_shift.c says why it is exact).  */
+
+#ifndef UTF8CONV_ICONV_SHIFT_H
+#define UTF8CONV_ICONV_SHIFT_H
+
+#include <iconv.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iconv_memo.h"
+
+/* What a decoder knows of its shift state.  The decoder's own memo is
+   that of the state it is in; OTHER is that of the other state.  */
+enum
+{
+  SHIFT_BATCH = 16              /* Characters checked by one call.  */
+};
+
+struct shift_track
+{
+  struct memo other;
+  bool on;                      /* The state is known: SHIFTED.  */
+  bool shifted;                 /* After SO: not the initial state.  */
+  /* Characters after SO seen once, learned but not checked yet.  */
+  uint8_t pend[SHIFT_BATCH][MEMO_DEPTH];
+  uint8_t pend_len[SHIFT_BATCH];
+  ucs4_t pend_cp[SHIFT_BATCH];
+  unsigned int npend;
+  /* The iconv_t that checks them, when PROBE_OPEN, of FROMCODE.  */
+  iconv_t probe;
+  bool probe_open;
+  char const *fromcode;
+};
+
+/* Called by memo_probe_charset with CD, the singles SINGLE[0..N) that
+   decode to CP[0..N), and the two bytes SHIFT[0..2) that CD consumes
+   alone without a value from its initial state: set S->shifting when
+   they are the SO and SI of a charset of two states.  */
+void shift_probe (struct memo_charset *s, iconv_t cd, uint8_t const *shift,
+                  uint8_t const *single, ucs4_t const *cp, size_t n);
+
+/* The decoder whose memo is M, of the charset FROMCODE (CS, probed
+   here if need be), consumed S[0..USED) in one call without a value
+   (ERR: iconv()'s errno): follow the shift in T and return true, or
+   return false when that is no shift of CS that T can follow.  */
+bool shift_note (struct shift_track *t, struct memo *m,
+                 struct memo_charset *cs, char const *fromcode,
+                 uint8_t const *s, size_t used, int err);
+
+/* The decoder's iconv_t was flushed, which returns it to its initial
+   state: so does T, whose decoder's memo is M.  */
+void shift_reset (struct shift_track *t, struct memo *m);
+
+/* The decoder whose memo is M (that of the state of T, after SO) of the
+   charset FROMCODE (CS) noted S[0..LEN) as the character C, which
+   memo_note called SIGHT: check it, with others, when it is time, and
+   let the memo use those that pass.  Returns false when the memos are
+   not to be used any more.  */
+bool shift_learn (struct shift_track *t, struct memo *m,
+                  struct memo_charset const *cs, char const *fromcode,
+                  uint8_t const *s, size_t len, ucs4_t c,
+                  enum memo_sight sight);
+
+/* Free what T holds.  */
+void shift_free (struct shift_track *t);
+
+/* memo_decode across shifts: decode IN[0..N) (at REL in the buffer)
+   with M, the memo of the state of T, and T's other memo, following the
+   shifts of CS, into P, with *PREFIX bytes consumed without a value
+   before IN, and bring CD, the decoder's iconv_t, to the state where it
+   ends (T's `on' is false if that failed).  Sets *PREFIX to those after
+   the last value, *GAVE to whether there was one, and *LAST to where it
+   began.  */
+size_t shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
+                     struct memo_charset const *cs, struct decoder *d,
+                     uint8_t const *in, size_t n, int64_t rel,
+                     struct pivot *p, size_t room, int64_t *prefix,
+                     bool *gave, size_t *last);
+
+#endif
