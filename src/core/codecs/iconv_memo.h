@@ -118,6 +118,18 @@ enum memo_sight memo_note (struct memo *m, uint8_t const *s, size_t len,
    prefixes, from where no character was begun), 0 if none.  */
 size_t memo_beginning (struct memo const *m, uint8_t const *s, size_t n);
 
+/* Note that S[0..LEN), each shorter prefix being a valid beginning, is
+   to be left to iconv(): an error, or a character the memo does not
+   keep.  Never read as a character; memo_note sees a clash there.  */
+void memo_leave (struct memo *m, uint8_t const *s, size_t len);
+
+/* Whether memo_leave noted the entry E.  */
+#define MEMO_LEFT (MEMO_SEEN | MEMO_VALUE)
+
+/* Note that S[0..LEN) is the character C, checked already, to be used
+   at once; false when M knows those bytes otherwise.  */
+bool memo_put (struct memo *m, uint8_t const *s, size_t len, ucs4_t c);
+
 /* Let memo_decode use the character S[0..LEN), seen once before.  */
 void memo_trust (struct memo *m, uint8_t const *s, size_t len);
 

@@ -472,7 +472,7 @@ learn_ahead (struct shift_track *t, struct memo *m,
       if (!(e & MEMO_CHILD))
         break;
       e = m->node[256 * (e & MEMO_INDEX) + in[j + 1]];
-      if (e & MEMO_CHILD)
+      if ((e & MEMO_CHILD) || e == MEMO_LEFT)
         break;
       if (!(e & MEMO_CHAR))
         at[count++] = in + j;
@@ -484,17 +484,18 @@ learn_ahead (struct shift_track *t, struct memo *m,
   /* Again with those before the surprise, which may be an error.  */
   if (k < count && k > 0)
     k = ask_ahead (t, cs, at, k, cp) == k ? k : 0;
+  /* The first is left to iconv() from now on, not asked about again:
+     an error, several values (IBM1390's pairs), or a surprise.  */
+  if (k == 0)
+    memo_leave (m, at[0], 2);
   if (k < count)
     count = k;
   for (k = 0; k < count; k++)
-    {
-      if (memo_note (m, at[k], 2, cp[k]) == MEMO_CLASH)
-        {
-          t->on = false;
-          return false;
-        }
-      memo_trust (m, at[k], 2);
-    }
+    if (!memo_put (m, at[k], 2, cp[k]))
+      {
+        t->on = false;
+        return false;
+      }
   return count > 0;
 }
 
@@ -504,7 +505,9 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
               uint8_t const *in, size_t n, int64_t rel, struct pivot *p,
               size_t room, int64_t *prefix, bool *gave, size_t *last)
 {
-  uint32_t const *node[2];
+  /* The root of a memo that knows nothing.  */
+  static uint32_t const none[256];
+  uint32_t const *node[2], *nd;
   struct memo *mem[2];
   ucs4_t *cp = p->cp;
   int64_t *off = p->off, pre = *prefix;
@@ -519,26 +522,25 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
   mem[shifted] = m;
   mem[!shifted] = &t->other;
  nodes:
-  node[0] = mem[0]->nodes ? mem[0]->node : NULL;
-  node[1] = mem[1]->nodes ? mem[1]->node : NULL;
+  node[0] = mem[0]->nodes ? mem[0]->node : none;
+  node[1] = mem[1]->nodes ? mem[1]->node : none;
+  nd = node[shifted];
   while (i < n && len <= max)
     {
-      uint32_t const *nd;
-      uint32_t e;
+      uint32_t e = nd[in[i]];
       size_t k = 1;
       ucs4_t c;
-      if (in[i] == so || in[i] == si)
+      /* SO and SI are never known to a memo: iconv() consumes them
+         alone, without a value.  */
+      if (e == 0 && (in[i] == so || in[i] == si))
         {
           /* As the bridge: a shift alone, without a value.  */
           shifted = in[i] == so;
+          nd = node[shifted];
           pre++;
           i++;
           continue;
         }
-      nd = node[shifted];
-      if (!nd)
-        break;
-      e = nd[in[i]];
       while (e & MEMO_CHILD)
         {
           if (i + k == n)
@@ -549,8 +551,8 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
       if (!(e & MEMO_CHAR))
         {
           /* After SO, learn what follows from the probe, once here.  */
-          if (!shifted || asked == i || !learn_ahead (t, mem[1], cs, in + i,
-                                                      n - i))
+          if (!shifted || asked == i || nd == none
+              || !learn_ahead (t, mem[1], cs, in + i, n - i))
             break;
           asked = i;
           goto nodes;
