@@ -14,6 +14,7 @@
 
 #include "codec.h"
 #include "codecs/iconv_memo.h"
+#include "codecs/iconv_shift.h"
 #include "helpers.h"
 #include "registry.h"
 #include "tap.h"
@@ -421,14 +422,14 @@ test_memo_probes (void)
   for (k = 0; k < COUNT (suit); k++)
     {
       memset (&cs, 0, sizeof cs);
-      memo_probe_charset (&cs, suit[k]);
+      shift_probe_charset (&cs, suit[k]);
       if (!cs.decided || !cs.suits || cs.sentinel_len != MEMO_SENTINEL)
         good = false, diag ("%s does not suit", suit[k]);
     }
   for (k = 0; k < COUNT (unsuited); k++)
     {
       memset (&cs, 0, sizeof cs);
-      memo_probe_charset (&cs, unsuited[k]);
+      shift_probe_charset (&cs, unsuited[k]);
       if (!cs.decided || cs.suits)
         good = false, diag ("%s suits", unsuited[k]);
       /* Those of SO and SI have a memo per shift state.  */
@@ -440,7 +441,7 @@ test_memo_probes (void)
   for (k = 0; k < COUNT (suit); k++)
     {
       memset (&cs, 0, sizeof cs);
-      memo_probe_charset (&cs, suit[k]);
+      shift_probe_charset (&cs, suit[k]);
       good = good && !cs.shifting;
     }
   ok (good, "the memo suits stateless code pages, not IBM930 (a shift "
@@ -451,14 +452,14 @@ test_memo_probes (void)
   /* ESC $ B F | is one character that changes how the next bytes
      read; 93 FA in SHIFT_JIS is one that does not.  */
   memset (&cs, 0, sizeof cs);
-  memo_probe_charset (&cs, "ISO-2022-JP");
+  shift_probe_charset (&cs, "ISO-2022-JP");
   cd = iconv_open ("UTF-32LE", "ISO-2022-JP");
   ok (cs.suits && memo_check (cd, &cs, STR ("F"), 'F')
       && !memo_check (cd, &cs, STR ("\x1b$BF|"), 0x65E5),
       "the check: a character that shifts is not used");
   iconv_close (cd);
   memset (&cs, 0, sizeof cs);
-  memo_probe_charset (&cs, "SHIFT_JIS");
+  shift_probe_charset (&cs, "SHIFT_JIS");
   cd = iconv_open ("UTF-32LE", "SHIFT_JIS");
   ok (memo_check (cd, &cs, STR ("\x93\xfa"), 0x65E5)
       && !memo_check (cd, &cs, STR ("\x93\xfa"), 0x65E6)

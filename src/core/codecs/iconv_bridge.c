@@ -66,36 +66,36 @@
      exact); the characters where a run stops go one per call.
 
    - The memo.  One call per character costs some 500 instructions a
-     byte, most of them in iconv()'s per-call machinery, 10 times what
-     iconv() takes for a whole text.  So a decoder keeps, in a trie of
-     their bytes (iconv_memo.c), the characters that one call converted
-     whole into one value from where no character was begun, and each of
-     their shorter beginnings as one iconv() said EINVAL about: what the
+     byte, mostly iconv()'s per-call machinery, 10 times what iconv()
+     takes for a whole text.  So a decoder keeps, in a trie of their
+     bytes (iconv_memo.c), the characters that one call converted whole
+     into one value from where no character was begun, and each of their
+     shorter beginnings as one iconv() said EINVAL about: what the
      shortest-prefix loop found out.  A character is noted the first
      time and used from the second on (once iconv_memo.c has checked
-     it), so that text in which nothing repeats costs little more than
-     before, and decoders that convert one character (the code pages'
-     tables are built so) open no probe.  Wherever no character is begun (no
-     carry, no prefix, no blamed byte), the decoder first reads what its
-     memo knows, each character with the offset and length the call
-     would have given it, and the tail it would have left.  It stops at
-     bytes the memo does not know, which go to iconv() (and are learned),
-     at a beginning cut by the end of the buffer, and where the pivot has
+     it), so that text in which nothing repeats costs little more, and
+     decoders that convert one character (the code pages' tables are
+     built so) open no probe.  Wherever no character is begun (no carry,
+     no prefix, no blamed byte), the decoder first reads what its memo
+     knows, each character with the offset and length the call would
+     have given it, and the tail it would have left.  It stops at bytes
+     the memo does not know, which go to iconv() (and are learned), at a
+     beginning cut by the end of the buffer, and where the pivot has
      less than BRIDGE_MAX_VALUES of room after a value, as the calls do.
      For bytes it does not know, the shortest-prefix loop starts after
-     the beginning the memo knows, whose prefixes would each say EINVAL
-     again.  Errors are never learned, and are what they were.
+     the beginning the memo knows.  Errors are never learned.
 
-     This gives what the calls give as long as the decoder keeps no
-     state: the same bytes decode the same wherever they are.  That is
-     told from what the decoder does, never from its name (iconv_memo.c
-     says how: a probe of each charset, a check of each character before
-     it is used); the Unicode forms (CODEC_UNICODE: a byte order, UTF-7's
-     base64) never use a memo.  A decoder that consumes bytes without a
-     value at any time (a shift sequence, a character held back), whose
+     This is exact while the decoder keeps no state: the same bytes
+     decode the same wherever they are.  That is told from what the
+     decoder does, never from its name (iconv_memo.c: a probe of each
+     charset, a check of each character before it is used); the Unicode
+     forms (CODEC_UNICODE) never use a memo.  A decoder that consumes
+     bytes without a value (a shift sequence, a held character), whose
      character the check reads otherwise, or whose bytes its memo knows
-     otherwise, stops using its memo for good: it may have left its
-     initial state, in which its memo was learned.
+     otherwise, stops using its memo for good: it may have left the
+     initial state its memo was learned in; but a decoder of SO and SI
+     (IBM930 and the other EBCDIC double-byte pages) follows its shifts,
+     with a memo per state (iconv_shift.c).
 
    - Encoding converts one value per call, so EILSEQ (or EINVAL) names
      exactly the value iconv() cannot encode, which is reported as
@@ -302,7 +302,7 @@ bridge_encoder_open (struct encoder *e)
       || b->to_name != b->name)
     return;
   if (!b->charset->decided)
-    memo_probe_charset (b->charset, b->name);
+    shift_probe_charset (b->charset, b->name);
   h->enc_on = b->charset->suits;
 }
 
@@ -597,8 +597,7 @@ decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
                         BRIDGE_MAX_VALUES, &last);
   if (done > 0)
     {
-      /* As if the last character had been converted by one call, and
-         the shifts after it each by one.  */
+      /* As the calls would: the last character, then any shifts.  */
       note_consumed (h, in + *i + last, done - last, gave);
       *i += done;
     }
@@ -629,8 +628,8 @@ decode_units (struct decoder *d, struct handle *h, uint8_t const *in,
 
 /* The call of iconv() on the K bytes at S, from where no character is
    begun, used them all and gave the value at OUT (ERR: its errno, 0 for
-   none): let the memo of H learn that character the second time, if it
-   may (see the comment at the top).  */
+   none): let the memo of H learn that character the second time (after
+   SO, the first: iconv_shift.c), if it may (see the comment at the top).  */
 static void
 learn (struct handle *h, uint8_t const *s, size_t k, int err,
        uint8_t const *out)
@@ -641,23 +640,20 @@ learn (struct handle *h, uint8_t const *s, size_t k, int err,
   if (!h->memo_on || (h->prefix > 0 && !h->shift.on) || err != 0)
     return;
   sight = memo_note (&h->memo, s, k, c);
-  if (h->shift.shifted)
-    {
-      if (!shift_learn (&h->shift, &h->memo, h->charset, h->fromcode, s, k,
-                        c, sight))
-        memo_stop (h);
-    }
-  else if (sight == MEMO_AGAIN)
+  if (sight == MEMO_AGAIN && !h->shift.shifted)
     {
       if (!h->charset->decided)
-        memo_probe_charset (h->charset, h->fromcode);
+        shift_probe_charset (h->charset, h->fromcode);
       if ((h->charset->suits || h->charset->shifting)
           && memo_check (probe_of (h), h->charset, s, k, c))
         memo_trust (&h->memo, s, k);
       else
         memo_stop (h);
     }
-  else if (sight == MEMO_CLASH)
+  else if (h->shift.shifted
+           ? !shift_learn (&h->shift, &h->memo, h->charset, h->fromcode, s,
+                           k, c, sight)
+           : sight == MEMO_CLASH)
     memo_stop (h);
 }
 
@@ -999,6 +995,6 @@ iconv_bridge_enc_memo (struct codec const *c)
       || b->to_name != b->name || b->unit)
     return NULL;
   if (!b->charset->decided)
-    memo_probe_charset (b->charset, b->name);
+    shift_probe_charset (b->charset, b->name);
   return b->charset->suits ? b->enc : NULL;
 }

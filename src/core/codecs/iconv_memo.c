@@ -16,7 +16,10 @@
    IBM930's SO, a letter held back like CP1255's), gives several values,
    or leaves something to flush; nor when the characters of one byte
    converted together, forwards and backwards, give anything but their
-   values alone (a byte that changes how the next ones read).
+   values alone (a byte that changes how the next ones read).  It keeps
+   what it found (the single bytes, and up to two bytes consumed alone
+   without a value) for iconv_shift.c, which decides whether those are
+   the SO and SI of a charset of two states, with a memo per state.
 
    The check: a character seen twice is used only when the probe
    iconv_t, from its initial state, converts its bytes followed by a few
@@ -40,8 +43,6 @@
 #include <string.h>
 
 #include "xalloc.h"
-
-#include "iconv_shift.h"
 
 enum
 {
@@ -91,14 +92,14 @@ void
 memo_probe_charset (struct memo_charset *s, char const *fromcode)
 {
   iconv_t cd = iconv_open ("UTF-32LE", fromcode);
-  uint8_t single[256], shift[2];
-  ucs4_t cp[256];
+  uint8_t *single = s->single, *shift = s->shift;
+  ucs4_t *cp = s->single_cp;
   size_t n = 0, k, show, shifts = 0;
   unsigned int b;
-  bool together;
 
   s->decided = true;
-  s->suits = s->shifting = false;
+  s->suits = s->shifting = s->together = false;
+  s->nsingle = s->shifts = 0;
   if (cd == (iconv_t) -1)
     return;
   for (b = 0; b < 256; b++)
@@ -131,9 +132,11 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
     }
   /* A byte that gives a value and changes how the next ones read would
      show here.  */
-  together = (same_together (cd, single, cp, n, false)
-              && same_together (cd, single, cp, n, true));
-  s->suits = together && shifts == 0;
+  s->together = (same_together (cd, single, cp, n, false)
+                 && same_together (cd, single, cp, n, true));
+  s->suits = s->together && shifts == 0;
+  s->nsingle = (unsigned int) n;
+  s->shifts = (unsigned int) shifts;
   /* The sentinel: characters of one byte from all over the range.  */
   show = n < MEMO_SENTINEL ? n : MEMO_SENTINEL;
   for (k = 0; k < show; k++)
@@ -142,8 +145,6 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
       s->sentinel_cp[k] = cp[k * n / show];
     }
   s->sentinel_len = (unsigned int) show;
-  if (together && shifts == 2 && show > 0)
-    shift_probe (s, cd, shift, single, cp, n);
   iconv_close (cd);
 }
 

@@ -71,6 +71,16 @@ struct memo_charset
      iconv(3) is given after a character of that state it is learning.  */
   bool shifting;
   uint8_t so, si;
+  /* What memo_probe_charset found for shift_probe_charset: the bytes
+     that give one value alone, their values, and the SHIFTS bytes
+     consumed alone without a value; TOGETHER: the former read the same
+     together.  */
+  uint8_t single[256];
+  ucs4_t single_cp[256];
+  unsigned int nsingle;
+  uint8_t shift[2];
+  unsigned int shifts;
+  bool together;
   uint8_t wide[2 * MEMO_SENTINEL];
   ucs4_t wide_cp[MEMO_SENTINEL];
   unsigned int wide_len;

@@ -14,7 +14,8 @@
    What makes that exact is told from what the decoder does, never from
    the charset's name:
 
-   - The probe (shift_probe, once per charset, from memo_probe_charset):
+   - The probe (shift_probe_charset, once per charset, after
+     memo_probe_charset):
      from the initial state exactly two bytes are consumed alone without
      a value and nothing to flush, and every other byte passes the
      stateless probe of iconv_memo.c.  One of them, SO, is followed by
@@ -252,20 +253,25 @@ shift_checks (struct memo_charset const *s, iconv_t cd, uint8_t const *bad,
 }
 
 void
-shift_probe (struct memo_charset *s, iconv_t cd, uint8_t const *shift,
-             uint8_t const *single, ucs4_t const *cp, size_t n)
+shift_probe_charset (struct memo_charset *s, char const *fromcode)
 {
   unsigned int k;
   uint8_t bad[2];
+  iconv_t cd;
 
-  s->shifting = false;
+  memo_probe_charset (s, fromcode);
+  if (!s->together || s->shifts != 2 || s->sentinel_len == 0
+      || (cd = iconv_open ("UTF-32LE", fromcode)) == (iconv_t) -1)
+    return;
   for (k = 0; k < 2 && !s->shifting; k++)
     {
-      s->so = shift[k];
-      s->si = shift[1 - k];
+      s->so = s->shift[k];
+      s->si = s->shift[1 - k];
       s->shifting = (find_wide (s, cd, bad)
-                     && shift_checks (s, cd, bad, single, cp, n));
+                     && shift_checks (s, cd, bad, s->single, s->single_cp,
+                                      s->nsingle));
     }
+  iconv_close (cd);
 }
 
 /* Exchange the memos M and T's other one: the decoder changed state.  */
@@ -287,7 +293,7 @@ shift_note (struct shift_track *t, struct memo *m,
   if (used != 1 || err != 0)
     return false;
   if (!cs->decided)
-    memo_probe_charset (cs, fromcode);
+    shift_probe_charset (cs, fromcode);
   if (!cs->shifting || (s[0] != cs->so && s[0] != cs->si))
     return false;
   /* Until the first shift the decoder is in its initial state: it has

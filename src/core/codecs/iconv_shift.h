@@ -34,12 +34,9 @@ struct shift_track
   char const *fromcode;
 };
 
-/* Called by memo_probe_charset with CD, the singles SINGLE[0..N) that
-   decode to CP[0..N), and the two bytes SHIFT[0..2) that CD consumes
-   alone without a value from its initial state: set S->shifting when
-   they are the SO and SI of a charset of two states.  */
-void shift_probe (struct memo_charset *s, iconv_t cd, uint8_t const *shift,
-                  uint8_t const *single, ucs4_t const *cp, size_t n);
+/* memo_probe_charset, then decide whether the charset FROMCODE is one
+   of two shift states (S->shifting, with its SO and SI).  */
+void shift_probe_charset (struct memo_charset *s, char const *fromcode);
 
 /* The decoder whose memo is M, of the charset FROMCODE (CS, probed
    here if need be), consumed S[0..USED) in one call without a value
