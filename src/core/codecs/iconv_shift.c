@@ -36,7 +36,7 @@
    - The check: a character seen twice in the initial state is checked
      as iconv_memo.c checks it.  Those of the other state are learned
      the first time, as there are thousands of them (each costs a call
-     the first time), and checked by sixteen in one call of a probe
+     the first time), and checked by SHIFT_BATCH in one call of a probe
      iconv_t of their own (or fewer, when one of them is seen again):
      from its initial state, SO, each character followed by one of the
      wide sentinel, another of it, SI and two of the single sentinel
@@ -45,6 +45,18 @@
      character as it was; they are used only once they pass, and any
      surprise ends the use of both memos for good.  Errors are never
      learned.
+
+   - Learning ahead: where the loop below meets, after SO, two bytes it
+     does not know whose first its memo knows as a valid beginning (one
+     iconv() call said EINVAL about it alone), it asks the probe about
+     them and the pairs like them that follow, up to AHEAD, in one call
+     checked as above (each pair followed by a character of the wide
+     sentinel); those before the first surprise are used at once, and
+     that one is left to iconv() for good (memo_leave: an error, a
+     character of two values, ...).  A pair the call reads as one value,
+     with the sentinel after it read right, is one character of that
+     state: were it the beginning of a longer one, or did it change the
+     state, the sentinel would read otherwise.
 
    - The loop (shift_decode): at each place where a character may begin,
      SO and SI change the state and count as bytes consumed without a
@@ -71,7 +83,10 @@
 enum
 {
   /* Enough for SO, SI, the wide sentinel and every single byte.  */
-  SEQ_MAX = 4 + MEMO_DEPTH + 2 * MEMO_SENTINEL + 256
+  SEQ_MAX = 4 + MEMO_DEPTH + 2 * MEMO_SENTINEL + 256,
+  /* The characters learn_ahead asks about in one call, each followed by
+     a character of the sentinel: SEQ_MAX holds them.  */
+  AHEAD = 48
 };
 
 /* Bytes to convert, and the values they must give.  */
@@ -467,11 +482,11 @@ static bool
 learn_ahead (struct shift_track *t, struct memo *m,
              struct memo_charset const *cs, uint8_t const *in, size_t n)
 {
-  uint8_t const *at[SHIFT_BATCH];
-  ucs4_t cp[SHIFT_BATCH];
+  uint8_t const *at[AHEAD];
+  ucs4_t cp[AHEAD];
   size_t j = 0, count = 0, k;
 
-  while (j + 1 < n && count < SHIFT_BATCH && in[j] != cs->so
+  while (j + 1 < n && count < AHEAD && in[j] != cs->so
          && in[j] != cs->si)
     {
       uint32_t e = m->node[in[j]];
