@@ -509,6 +509,41 @@ make_shifting (struct pieces const *pc, uint8_t *in, size_t len)
   return n;
 }
 
+/* The other way: UTF-8 text of the characters of PC, of both states,
+   so that the encoder shifts often and they repeat, with some that
+   NAME cannot encode; whole and at block sizes 1, 2 and 3.  */
+static void
+test_shifting_encoder (struct tally *t, struct codec const *c,
+                       char const *name, struct pieces const *pc)
+{
+  static size_t const sizes[] = { 65536, 1, 2, 3 };
+  iconv_t cd = iconv_open ("UTF-32LE", name);
+  ucs4_t v[20];
+  size_t nv = 0, k, len = 0;
+  uint8_t u8[MAX_INPUT];
+
+  for (k = 0; k < pc->nsingle + pc->nwide; k++)
+    {
+      uint8_t in[3] = { 0x0E, 0, 0 }, out[64];
+      ICONV_CONST char *ip = (ICONV_CONST char *) in;
+      char *op = (char *) out;
+      size_t il, ol = sizeof out;
+      if (k < pc->nsingle)
+        in[0] = pc->single[k], il = 1;
+      else
+        memcpy (in + 1, pc->wide[k - pc->nsingle], 2), il = 3;
+      iconv (cd, NULL, NULL, NULL, NULL);
+      if (iconv (cd, &ip, &il, &op, &ol) != (size_t) -1
+          && sizeof out - ol == 4 && nv < COUNT (v))
+        v[nv++] = out[0] | out[1] << 8 | (ucs4_t) out[2] << 16;
+    }
+  iconv_close (cd);
+  while (nv > 0 && len + 8 < 600)
+    put_utf8 (u8, &len, rng () % 40 == 0 ? 0x1F600 : v[rng () % nv]);
+  for (k = 0; k < COUNT (sizes) && nv > 0; k++)
+    compare_encode (t, c, name, u8, len, sizes[k]);
+}
+
 static void
 test_shifting (struct tally *t)
 {
@@ -566,6 +601,7 @@ test_shifting (struct tally *t)
           for (s = 0; s < COUNT (sizes); s++)
             compare (t, c, names[k], in, n, sizes[s]);
         }
+      test_shifting_encoder (t, c, names[k], &pc);
     }
 }
 

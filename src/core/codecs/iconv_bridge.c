@@ -214,6 +214,7 @@ struct handle
   struct memo memo;
   bool memo_on;
   struct shift_track shift;     /* The memo across shifts.  */
+  struct shift_enc *senc;       /* Encoding: the same (iconv_shift.c).  */
   struct memo_charset *charset;
   /* Encoding: whether the encoders' memo may be read and written (while
      the encoder has shown no state).  */
@@ -304,54 +305,33 @@ bridge_encoder_open (struct encoder *e)
   if (!b->charset->decided)
     shift_probe_charset (b->charset, b->name);
   h->enc_on = b->charset->suits;
+  /* A charset of SO and SI: the encoder follows its shifts.  */
+  h->senc = b->exact ? NULL : shift_enc_new (b->charset);
 }
 
-/* The running encoder of H, from where the encoders' memo may be read,
-   encoded C to OUT[0..LEN) (ERR: iconv()'s errno, 0 for none): note
-   that in the memo of B when a probe, from its initial state, encodes
-   C twice to those bytes twice, with nothing to flush after, or finds
-   C unencodable as well; anything else means the encoder keeps state
-   (a shift, a character held back to combine), and its memo is not
-   used any more.  */
+/* The encoder of H encoded C to OUT[0..LEN) (ERR: iconv()'s errno):
+   let its memo, or that of its shifts, learn it (iconv_memo.c,
+   iconv_shift.c), with the probe's help; or stop using them for good,
+   and say so to the fast path from UTF-8 (B's `stateful').  */
 static void
-enc_learn (struct bridge const *b, struct handle *h, ucs4_t c,
-           uint8_t const *out, size_t len, int err)
+encode_learn (struct bridge const *b, struct handle *h, ucs4_t c,
+              uint8_t const *out, size_t len, int err)
 {
-  uint8_t in[8], tmp[4 * MAX_ENCODED];
-  size_t used, bytes, k;
-  int perr;
-
-  if (h->probe == (iconv_t) -1)
+  if ((h->enc_on || h->senc) && h->probe == (iconv_t) -1)
     h->probe = xiconv_open (b->to_name, "UTF-32LE");
-  else
-    iconv (h->probe, NULL, NULL, NULL, NULL);
-  for (k = 0; k < 8; k++)
-    in[k] = (uint8_t) (c >> (8 * (k % 4)));
-  bytes = bridge_convert (h->probe, in, sizeof in, tmp, sizeof tmp, &used,
-                          &perr);
-  if (err != 0 && perr != 0 && used == 0 && bytes == 0)
-    enc_memo_put (b->enc, c, NULL, 0, true);
-  else if (err == 0 && perr == 0 && 0 < len && len <= ENC_MAX_BYTES
-           && bytes == 2 * len && memcmp (tmp, out, len) == 0
-           && memcmp (tmp + len, out, len) == 0)
+  if (h->enc_on && !enc_memo_learn (b->enc, h->probe, c, out, len, err))
     {
-      char *op = (char *) tmp;
-      size_t ol = sizeof tmp;
-      iconv (h->probe, NULL, NULL, &op, &ol);
-      if (ol == sizeof tmp)
-        enc_memo_put (b->enc, c, out, len, false);
-      else
-        h->enc_on = false;
+      h->enc_on = false;
+      b->enc->stateful = true;
     }
-  else
-    h->enc_on = false;
-  if (!h->enc_on)
-    b->enc->stateful = true;
+  if (h->senc)
+    shift_enc_learn (&h->senc, h->probe, c, out, len, err);
 }
 
 static void
 bridge_encoder_close (struct encoder *e)
 {
+  shift_enc_free (((struct handle *) e->impl)->senc);
   close_handle (e->impl);
 }
 
@@ -819,7 +799,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
       int err;
 
       /* What the memo knows, in a loop of its own.  */
-      if (h->enc_on && enc_memo_run (b->enc, cp, &i, count, out, &o, cap))
+      if (h->enc_on ? enc_memo_run (b->enc, cp, &i, count, out, &o, cap)
+          : h->senc && shift_enc_run (h->senc, cp, &i, count, out, &o, cap))
         {
           status = ENCODE_UNENCODABLE;
           break;
@@ -854,6 +835,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           status = ENCODE_UNENCODABLE;
           break;
         }
+      if (h->senc)
+        shift_enc_sync (h->senc, cd, false);
       buf[0] = (uint8_t) c;
       buf[1] = (uint8_t) (c >> 8);
       buf[2] = (uint8_t) (c >> 16);
@@ -882,8 +865,7 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           status = ENCODE_OUTPUT_FULL;
           break;
         }
-      if (h->enc_on)
-        enc_learn (b, h, c, out + o - bytes, bytes, err);
+      encode_learn (b, h, c, out + o - bytes, bytes, err);
       if (err != 0)
         {
           /* EILSEQ or EINVAL: iconv() cannot encode C.  */
@@ -905,6 +887,8 @@ bridge_flush (struct encoder *e, uint8_t *out)
   char *op = (char *) out;
   size_t ol = MAX_ERROR_BYTES;
   ((struct handle *) e->impl)->order = UNITS_UNKNOWN;
+  if (((struct handle *) e->impl)->senc)
+    shift_enc_sync (((struct handle *) e->impl)->senc, cd, true);
   iconv (cd, NULL, NULL, &op, &ol);
   return MAX_ERROR_BYTES - ol;
 }

@@ -378,6 +378,40 @@ enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s, size_t len,
   return v;
 }
 
+bool
+enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
+                uint8_t const *out, size_t len, int err)
+{
+  uint8_t in[8], tmp[4 * MAX_ENCODED];
+  size_t used, bytes, k;
+  int perr;
+
+  iconv (probe, NULL, NULL, NULL, NULL);
+  for (k = 0; k < 8; k++)
+    in[k] = (uint8_t) (c >> (8 * (k % 4)));
+  bytes = bridge_convert (probe, in, sizeof in, tmp, sizeof tmp, &used,
+                          &perr);
+  if (err != 0 && perr != 0 && used == 0 && bytes == 0)
+    {
+      enc_memo_put (m, c, NULL, 0, true);
+      return true;
+    }
+  if (err == 0 && perr == 0 && 0 < len && len <= ENC_MAX_BYTES
+      && bytes == 2 * len && memcmp (tmp, out, len) == 0
+      && memcmp (tmp + len, out, len) == 0)
+    {
+      char *op = (char *) tmp;
+      size_t ol = sizeof tmp;
+      iconv (probe, NULL, NULL, &op, &ol);
+      if (ol == sizeof tmp)
+        {
+          enc_memo_put (m, c, out, len, false);
+          return true;
+        }
+    }
+  return false;
+}
+
 void
 enc_memo_free (struct enc_memo *m)
 {

@@ -236,6 +236,16 @@ enc_memo_run (struct enc_memo const *m, ucs4_t const *cp, size_t *i,
 uint64_t enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s,
                        size_t len, bool none);
 
+/* The running encoder, from where M may be read, encoded C to
+   OUT[0..LEN) (ERR: iconv()'s errno, 0 for none): note that in M when
+   PROBE, an iconv_t to the same charset, from its initial state,
+   encodes C twice to those bytes twice, with nothing to flush after,
+   or finds C unencodable as well, and return true; anything else means
+   the encoder keeps state (a shift, a character held back to combine),
+   and false.  */
+bool enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
+                     uint8_t const *out, size_t len, int err);
+
 void enc_memo_free (struct enc_memo *m);
 
 #endif

@@ -78,7 +78,10 @@
 #include "iconv_shift.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "xalloc.h"
 
 enum
 {
@@ -601,4 +604,156 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
   p->len = len;
   d->newlines += newlines;
   return i;
+}
+
+/* The encoders.  A charset found of SO and SI by the probe above is
+   encoded by iconv(3) one character per call, as iconv_bridge.c does,
+   until a character has been learned: the probe iconv_t, from its
+   initial state, must encode it as one byte (a character of the initial
+   state) with nothing to flush after, or as SO and two bytes (one of the
+   other state) with SI alone to flush after; and what the encoder wrote,
+   in the state of what came before, must be those bytes, with SI or SO
+   before them where that state was the other.  Then it is written
+   without iconv(3), with the shift its state needs; before iconv(3) is
+   called again (or flushed), its iconv_t is brought to the state of
+   what was written by encoding a character known of that state, whose
+   bytes are thrown away.  So the bytes are those one call per character
+   gives, as long as the state of the encoder is that of the last
+   character it encoded, which is what each character learned showed,
+   and the flush after it.  A character iconv(3) cannot encode, for the
+   probe too, is known as such; anything else ends the learning for
+   good (a character held back to combine with the next, as IBM1390's
+   kana with a following mark).  */
+
+struct shift_enc *
+shift_enc_new (struct memo_charset const *cs)
+{
+  struct shift_enc *se;
+  if (!cs->decided || !cs->shifting)
+    return NULL;
+  se = xzalloc (sizeof *se);
+  se->so = cs->so;
+  se->si = cs->si;
+  se->synced = true;
+  return se;
+}
+
+bool
+shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
+               uint8_t *out, size_t *o, size_t cap)
+{
+  size_t k = *i, w = *o;
+  bool none = false, shifted = se->shifted;
+  if (!se->known.page)
+    return false;
+  while (k < n && cap - w >= MAX_ENCODED)
+    {
+      uint64_t v = enc_memo_get (&se->known, cp[k]);
+      unsigned int len = (unsigned int) (v & 0xF);
+      if (v == 0 || len == ENC_NONE)
+        {
+          none = v != 0;
+          break;
+        }
+      if ((len == 2) != shifted)
+        {
+          shifted = len == 2;
+          out[w++] = shifted ? se->so : se->si;
+          se->synced = false;
+        }
+      out[w] = (uint8_t) (v >> 8);
+      out[w + 1] = (uint8_t) (v >> 16);
+      w += len;
+      k++;
+    }
+  se->shifted = shifted;
+  *i = k;
+  *o = w;
+  return none;
+}
+
+void
+shift_enc_sync (struct shift_enc *se, iconv_t cd, bool flush)
+{
+  if (!se->synced)
+    {
+      uint8_t in[4], out[4 * MAX_ENCODED];
+      size_t used, k;
+      int err;
+      ucs4_t c = se->sample[se->shifted];
+      for (k = 0; k < 4; k++)
+        in[k] = (uint8_t) (c >> (8 * k));
+      /* Its bytes are thrown away: only the state counts.  */
+      bridge_convert (cd, in, 4, out, sizeof out, &used, &err);
+      se->synced = true;
+    }
+  if (flush)
+    se->shifted = false;
+}
+
+/* What PROBE, from its initial state, encodes C to, in OUT (at most
+   MAX_ENCODED bytes), and then its flush, in *FLUSHED (*FL bytes).
+   Returns the bytes before the flush, or 0 for an error.  */
+static size_t
+encode_once (iconv_t probe, ucs4_t c, uint8_t *out, uint8_t *flushed,
+             size_t *fl)
+{
+  uint8_t in[4];
+  size_t used, bytes, k, ol = MAX_ENCODED;
+  char *op = (char *) flushed;
+  int err;
+  iconv (probe, NULL, NULL, NULL, NULL);
+  for (k = 0; k < 4; k++)
+    in[k] = (uint8_t) (c >> (8 * k));
+  bytes = bridge_convert (probe, in, 4, out, MAX_ENCODED, &used, &err);
+  iconv (probe, NULL, NULL, &op, &ol);
+  *fl = MAX_ENCODED - ol;
+  return err == 0 && used == 4 ? bytes : 0;
+}
+
+void
+shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
+                 uint8_t const *out, size_t len, int err)
+{
+  struct shift_enc *se = *sep;
+  uint8_t one[MAX_ENCODED], fl[MAX_ENCODED];
+  size_t flen, bytes = encode_once (probe, c, one, fl, &flen);
+  bool ok = false, wide = false;
+
+  if (err != 0)
+    ok = len == 0 && bytes == 0 && flen == 0;
+  else if (bytes == 1 && flen == 0)
+    /* One byte, after SI where the state was the other.  */
+    ok = (se->shifted ? len == 2 && out[0] == se->si && out[1] == one[0]
+          : len == 1 && out[0] == one[0]);
+  else if (bytes == 3 && one[0] == se->so && flen == 1 && fl[0] == se->si)
+    {
+      /* Two bytes, after SO where the state was the initial one.  */
+      wide = true;
+      ok = (se->shifted ? len == 2 && memcmp (out, one + 1, 2) == 0
+            : len == 3 && memcmp (out, one, 3) == 0);
+    }
+  if (!ok)
+    {
+      shift_enc_free (se);
+      *sep = NULL;
+      return;
+    }
+  if (err != 0)
+    {
+      enc_memo_put (&se->known, c, NULL, 0, true);
+      return;
+    }
+  enc_memo_put (&se->known, c, one + wide, wide ? 2 : 1, false);
+  se->sample[wide] = c;
+  se->shifted = wide;
+}
+
+void
+shift_enc_free (struct shift_enc *se)
+{
+  if (!se)
+    return;
+  enc_memo_free (&se->known);
+  free (se);
 }

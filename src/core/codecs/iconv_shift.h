@@ -76,4 +76,41 @@ size_t shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
                      struct pivot *p, size_t room, int64_t *prefix,
                      bool *gave, size_t *last);
 
+/* An encoder to a charset of SO and SI, which follows the shifts it
+   writes: what iconv(3) encodes each character to in the state it
+   leads to (one byte: the initial state; two: after SO), learned and
+   checked (shift_enc_learn), and the state of what was written.  */
+struct shift_enc
+{
+  struct enc_memo known;
+  uint8_t so, si;
+  bool shifted;                 /* What was written ends after SO.  */
+  bool synced;                  /* The encoder's iconv_t is there too.  */
+  ucs4_t sample[2];             /* A character known of each state.  */
+};
+
+/* A new one for the charset CS, or NULL when CS is not of SO and SI.  */
+struct shift_enc *shift_enc_new (struct memo_charset const *cs);
+
+/* Encode CP[*I..N) with what SE knows into OUT from *O, with the shifts
+   between them, while OUT has MAX_ENCODED bytes of room below CAP, and
+   move *I and *O past them.  Stops at a value SE does not know, or
+   returns true at one it knows cannot be encoded.  */
+bool shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i,
+                    size_t n, uint8_t *out, size_t *o, size_t cap);
+
+/* Bring CD, the encoder's iconv_t, to the state of what SE wrote,
+   before it is called (or flushed, when FLUSH: then the state is the
+   initial one again).  */
+void shift_enc_sync (struct shift_enc *se, iconv_t cd, bool flush);
+
+/* The encoder's iconv_t, in the state of *SE, encoded C to
+   OUT[0..LEN) (ERR: its errno): learn it when PROBE, an iconv_t to the
+   same charset, confirms it; otherwise free *SE and set it to NULL, for
+   good.  */
+void shift_enc_learn (struct shift_enc **se, iconv_t probe, ucs4_t c,
+                      uint8_t const *out, size_t len, int err);
+
+void shift_enc_free (struct shift_enc *se);
+
 #endif
