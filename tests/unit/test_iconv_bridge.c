@@ -14,6 +14,7 @@
 
 #include "codec.h"
 #include "codecs/iconv_memo.h"
+#include "codecs/iconv_shift.h"
 #include "helpers.h"
 #include "registry.h"
 #include "tap.h"
@@ -194,15 +195,17 @@ put_error (struct sb *b, uint8_t const *bytes, unsigned int len,
              (int) kind);
 }
 
-/* What the bridge gives for IN[0..N) in the stateless charset NAME,
-   with one iconv() call for each character (the shortest prefix that
-   iconv() does something with), into B.  */
+/* What the bridge gives for IN[0..N) in the charset NAME, with one
+   iconv() call for each character (the shortest prefix that iconv()
+   does something with), into B.  Bytes consumed without a value (the
+   SO and SI of IBM930) belong to the next value, as its offset and
+   length say; an error forgets them.  */
 static void
 model_stateless (char const *name, uint8_t const *in, size_t n,
                  struct sb *b)
 {
   iconv_t cd = iconv_open ("UTF-32LE", name);
-  size_t a = 0;
+  size_t a = 0, pre = 0;
 
   sb_printf (b, "%s", "");
   while (a < n)
@@ -222,18 +225,20 @@ model_stateless (char const *name, uint8_t const *in, size_t n,
             break;
         }
       if (bytes > 0)
-        for (j = 0; j + 4 <= bytes; j += 4)
-          put_value (b, (ucs4_t) (out[j] | out[j + 1] << 8
-                                  | out[j + 2] << 16
-                                  | (ucs4_t) out[j + 3] << 24),
-                     (int64_t) a, j ? 0 : (unsigned int) used);
-      else if (used > 0)
         {
-          printf ("Bail out! %s is not stateless\n", name);
-          exit (1);
+          for (j = 0; j + 4 <= bytes; j += 4)
+            put_value (b, (ucs4_t) (out[j] | out[j + 1] << 8
+                                    | out[j + 2] << 16
+                                    | (ucs4_t) out[j + 3] << 24),
+                       (int64_t) (a - pre),
+                       j ? 0 : (unsigned int) (used + pre));
+          pre = 0;
         }
+      else if (used > 0)
+        pre += used;
       else
         {
+          pre = 0;
           /* At the end, an incomplete character (one error of its
              bytes); anywhere, an illegal byte.  */
           used = (err == EINVAL ? (k < MAX_ERROR_BYTES ? k : MAX_ERROR_BYTES)
@@ -355,8 +360,9 @@ differ (char const *a, char const *b)
   return buf;
 }
 
-/* The bridge with its memo on long text in the stateless charset NAME
-   gives what one call per character gives, at every block size.  */
+/* The bridge with its memo on long text in the charset NAME (stateless,
+   or of SO and SI) gives what one call per character gives, at every
+   block size.  */
 static void
 test_memo (char const *name, ucs4_t const *text, size_t ntext, ucs4_t c0,
            ucs4_t c1, uint8_t lead)
@@ -407,7 +413,7 @@ test_memo_probes (void)
   static char const *const suit[] = { "SHIFT_JIS", "EUC-JP", "GB18030",
                                       "BIG5", "EUC-KR", "KOI8-R" };
   static char const *const unsuited[] = { "IBM930", "CP1255", "CP1258",
-                                          "TSCII" };
+                                          "TSCII", "IBM1390", "IBM933" };
   struct memo_charset cs;
   size_t k;
   bool good = true;
@@ -416,31 +422,44 @@ test_memo_probes (void)
   for (k = 0; k < COUNT (suit); k++)
     {
       memset (&cs, 0, sizeof cs);
-      memo_probe_charset (&cs, suit[k]);
+      shift_probe_charset (&cs, suit[k]);
       if (!cs.decided || !cs.suits || cs.sentinel_len != MEMO_SENTINEL)
         good = false, diag ("%s does not suit", suit[k]);
     }
   for (k = 0; k < COUNT (unsuited); k++)
     {
       memset (&cs, 0, sizeof cs);
-      memo_probe_charset (&cs, unsuited[k]);
+      shift_probe_charset (&cs, unsuited[k]);
       if (!cs.decided || cs.suits)
         good = false, diag ("%s suits", unsuited[k]);
+      /* Those of SO and SI have a memo per shift state.  */
+      if (cs.shifting != (k == 0 || k >= 4)
+          || (cs.shifting && (cs.so != 0x0E || cs.si != 0x0F
+                              || cs.wide_len != MEMO_SENTINEL)))
+        good = false, diag ("%s: shifting %d", unsuited[k], cs.shifting);
+    }
+  for (k = 0; k < COUNT (suit); k++)
+    {
+      memset (&cs, 0, sizeof cs);
+      shift_probe_charset (&cs, suit[k]);
+      good = good && !cs.shifting;
     }
   ok (good, "the memo suits stateless code pages, not IBM930 (a shift "
-      "byte), CP1255, CP1258 (held letters) or TSCII (several values)");
+      "byte), CP1255, CP1258 (held letters) or TSCII (several values); "
+      "IBM930, IBM933 and IBM1390 have one per shift state, with SO 0E "
+      "and SI 0F");
 
   /* ESC $ B F | is one character that changes how the next bytes
      read; 93 FA in SHIFT_JIS is one that does not.  */
   memset (&cs, 0, sizeof cs);
-  memo_probe_charset (&cs, "ISO-2022-JP");
+  shift_probe_charset (&cs, "ISO-2022-JP");
   cd = iconv_open ("UTF-32LE", "ISO-2022-JP");
   ok (cs.suits && memo_check (cd, &cs, STR ("F"), 'F')
       && !memo_check (cd, &cs, STR ("\x1b$BF|"), 0x65E5),
       "the check: a character that shifts is not used");
   iconv_close (cd);
   memset (&cs, 0, sizeof cs);
-  memo_probe_charset (&cs, "SHIFT_JIS");
+  shift_probe_charset (&cs, "SHIFT_JIS");
   cd = iconv_open ("UTF-32LE", "SHIFT_JIS");
   ok (memo_check (cd, &cs, STR ("\x93\xfa"), 0x65E5)
       && !memo_check (cd, &cs, STR ("\x93\xfa"), 0x65E6)
@@ -453,7 +472,7 @@ test_memo_probes (void)
 static char const *const needed[] = {
   "SHIFT_JIS", "ISO-2022-JP", "CP1258", "CP1255", "UTF-7",
   "ISO-2022-CN-EXT", "EUC-JP", "GB18030", "BIG5", "EUC-KR", "CP949",
-  "KOI8-R", "SHIFT_JISX0213", "IBM930", "TSCII"
+  "KOI8-R", "SHIFT_JISX0213", "IBM930", "TSCII", "IBM933", "IBM1390"
 };
 
 int
@@ -556,6 +575,11 @@ main (void)
     test_memo ("EUC-KR", ko, COUNT (ko), 0xAC00, 0xD7A3, 0xB0);
     test_memo ("CP949", ko, COUNT (ko), 0xAC00, 0xD7A3, 0xB0);
     test_memo ("KOI8-R", ru, COUNT (ru), 0x410, 0x44F, 0xC1);
+    /* SO and SI between the kanji and the rest; 44 begins a pair after
+       SO, and is a letter before it.  */
+    test_memo ("IBM930", ja, COUNT (ja), 0x4E00, 0x9FA5, 0x44);
+    test_memo ("IBM933", ko, COUNT (ko), 0xAC00, 0xD7A3, 0x88);
+    test_memo ("IBM1390", ja, COUNT (ja), 0x4E00, 0x9FA5, 0xEC);
   }
   test_memo_probes ();
   /* A decoder that shows state stops using its memo: ASCII after

@@ -409,6 +409,202 @@ test_units (struct tally *t)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* The charsets of SO and SI, whose bridge keeps a memo per shift state
+   (iconv_shift.c): text in which a few characters of each state repeat
+   and shifts come often: SO and SI mid-buffer and twice in a row,
+   characters of two bytes after SO and of one after SI, in the wrong
+   state too, illegal pairs, pairs that give two values (IBM1390's and
+   IBM1399's), any byte; twice over; with a lone SO, or SO and one byte,
+   at the end; whole and at block sizes 1, 2 and 3.  */
+
+/* The pieces of such text.  */
+struct pieces
+{
+  uint8_t single[8], wide[12][2], odd[4][2];
+  size_t nsingle, nwide, nodd;
+};
+
+/* What CD, from its initial state, makes of IN[0..N): the bytes used,
+   and the values' bytes in *BYTES.  */
+static size_t
+convert_alone (iconv_t cd, uint8_t const *in, size_t n, size_t *bytes)
+{
+  uint8_t out[64];
+  ICONV_CONST char *ip = (ICONV_CONST char *) in;
+  char *op = (char *) out;
+  size_t il = n, ol = sizeof out;
+  iconv (cd, NULL, NULL, NULL, NULL);
+  iconv (cd, &ip, &il, &op, &ol);
+  *bytes = sizeof out - ol;
+  return n - il;
+}
+
+/* Fill PC from what the decoder CD makes of single bytes, and of pairs
+   after SO: characters of one value, and pairs that are illegal or give
+   two values (row EC holds IBM1390's).  */
+static void
+find_pieces (iconv_t cd, struct pieces *pc)
+{
+  unsigned int j;
+  size_t bytes;
+  pc->nsingle = pc->nwide = pc->nodd = 0;
+  for (j = 0x40; j < 0x100 && pc->nsingle < 8; j += 7)
+    {
+      uint8_t b = (uint8_t) j;
+      if (convert_alone (cd, &b, 1, &bytes) == 1 && bytes == 4)
+        pc->single[pc->nsingle++] = b;
+    }
+  for (j = 0; j < 600 && (pc->nwide < 12 || pc->nodd < 4); j++)
+    {
+      uint8_t in[3] = { 0x0E, (uint8_t) (j < 192 ? 0xEC : 0x40 + rng () % 0xBF),
+                        (uint8_t) (j < 192 ? 0x40 + j : 0x40 + rng () % 0xBF) };
+      size_t used = convert_alone (cd, in, 3, &bytes);
+      if (used == 3 && bytes == 4 && pc->nwide < 12 && j >= 192)
+        memcpy (pc->wide[pc->nwide++], in + 1, 2);
+      else if (((used == 3 && bytes == 8) || (used == 1 && j >= 192))
+               && pc->nodd < 4)
+        memcpy (pc->odd[pc->nodd++], in + 1, 2);
+    }
+}
+
+/* Text of the pieces PC into IN, about LEN bytes; its length.  */
+static size_t
+make_shifting (struct pieces const *pc, uint8_t *in, size_t len)
+{
+  size_t n = 0;
+  bool wide = false;
+  while (n + 4 < len)
+    {
+      unsigned int r = rng () % 24;
+      if (r < 3 || r == 4)
+        {
+          in[n++] = 0x0E;
+          if (r == 4)
+            in[n++] = 0x0E;
+          wide = true;
+        }
+      else if (r < 6)
+        {
+          in[n++] = 0x0F;
+          if (r == 5)
+            in[n++] = 0x0F;
+          wide = false;
+        }
+      else if (r == 6 && pc->nodd > 0)
+        {
+          memcpy (in + n, pc->odd[rng () % pc->nodd], 2);
+          n += 2;
+        }
+      else if (r == 7)
+        in[n++] = (uint8_t) rng ();
+      else if ((wide != (r == 8)) && pc->nwide > 0)
+        {
+          memcpy (in + n, pc->wide[rng () % pc->nwide], 2);
+          n += 2;
+        }
+      else if (pc->nsingle > 0)
+        in[n++] = pc->single[rng () % pc->nsingle];
+    }
+  return n;
+}
+
+/* The other way: UTF-8 text of the characters of PC, of both states,
+   so that the encoder shifts often and they repeat, with some that
+   NAME cannot encode; whole and at block sizes 1, 2 and 3.  */
+static void
+test_shifting_encoder (struct tally *t, struct codec const *c,
+                       char const *name, struct pieces const *pc)
+{
+  static size_t const sizes[] = { 65536, 1, 2, 3 };
+  iconv_t cd = iconv_open ("UTF-32LE", name);
+  ucs4_t v[20];
+  size_t nv = 0, k, len = 0;
+  uint8_t u8[MAX_INPUT];
+
+  for (k = 0; k < pc->nsingle + pc->nwide; k++)
+    {
+      uint8_t in[3] = { 0x0E, 0, 0 }, out[64];
+      ICONV_CONST char *ip = (ICONV_CONST char *) in;
+      char *op = (char *) out;
+      size_t il, ol = sizeof out;
+      if (k < pc->nsingle)
+        in[0] = pc->single[k], il = 1;
+      else
+        memcpy (in + 1, pc->wide[k - pc->nsingle], 2), il = 3;
+      iconv (cd, NULL, NULL, NULL, NULL);
+      if (iconv (cd, &ip, &il, &op, &ol) != (size_t) -1
+          && sizeof out - ol == 4 && nv < COUNT (v))
+        v[nv++] = out[0] | out[1] << 8 | (ucs4_t) out[2] << 16;
+    }
+  iconv_close (cd);
+  while (nv > 0 && len + 8 < 600)
+    put_utf8 (u8, &len, rng () % 40 == 0 ? 0x1F600 : v[rng () % nv]);
+  for (k = 0; k < COUNT (sizes) && nv > 0; k++)
+    compare_encode (t, c, name, u8, len, sizes[k]);
+}
+
+static void
+test_shifting (struct tally *t)
+{
+  static char const *const names[] = {
+    "IBM930", "IBM933", "IBM935", "IBM937", "IBM939", "IBM1364", "IBM1371",
+    "IBM1388", "IBM1390", "IBM1399", "CP930", "CSIBM939"
+  };
+  static size_t const sizes[] = { 65536, 1, 2, 3 };
+  size_t k, i, s;
+
+  rng_state = 930;
+  for (k = 0; k < COUNT (names); k += quick_step (3))
+    {
+      struct codec const *c = iconv_bridge_find (names[k], false, NULL);
+      iconv_t cd = iconv_open ("UTF-32LE", names[k]);
+      struct pieces pc;
+      if (!c || cd == (iconv_t) -1)
+        {
+          if (cd != (iconv_t) -1)
+            iconv_close (cd);
+          continue;
+        }
+      find_pieces (cd, &pc);
+      iconv_close (cd);
+      for (i = 0; i < 4; i++)
+        {
+          uint8_t in[MAX_INPUT];
+          size_t n = 0;
+          if (i == 0 && pc.nwide > 0 && pc.nsingle > 2)
+            {
+              /* The memo's loop reads SO, a character, SI, then stops
+                 at a single byte it does not know, which iconv(3) must
+                 read after SI too.  */
+              uint8_t const one[] = { pc.single[0], 0x0E, pc.wide[0][0],
+                                      pc.wide[0][1], 0x0F, pc.single[1] };
+              memcpy (in, one, sizeof one);
+              memcpy (in + sizeof one, one, sizeof one);
+              n = 2 * sizeof one;
+              in[n++] = pc.single[2];
+              in[n++] = 0x0E;
+              in[n++] = pc.wide[0][0];
+              in[n++] = pc.wide[0][1];
+            }
+          else
+            n = make_shifting (&pc, in, 300);
+          if (i >= 2)
+            {
+              /* Twice over, then a lone SO, or SO and one byte.  */
+              memcpy (in + n, in, n);
+              n *= 2;
+              in[n++] = 0x0E;
+              if (i == 3 && pc.nwide > 0)
+                in[n++] = pc.wide[0][0];
+            }
+          for (s = 0; s < COUNT (sizes); s++)
+            compare (t, c, names[k], in, n, sizes[s]);
+        }
+      test_shifting_encoder (t, c, names[k], &pc);
+    }
+}
+
 /* Whether iconv(3) converts a character that the target charset lacks
    (é to ASCII) without an error: musl's writes '*' for it, glibc's and
    GNU libiconv's say EILSEQ.  */
@@ -513,6 +709,7 @@ main (void)
       return 0;
     }
   test_units (&t);
+  test_shifting (&t);
   diag ("%zu charsets compared, %zu that iconv(3) cannot open both ways "
         "skipped", t.charsets, t.skipped);
   for (k = 0; k < POLICIES; k++)

@@ -66,36 +66,36 @@
      exact); the characters where a run stops go one per call.
 
    - The memo.  One call per character costs some 500 instructions a
-     byte, most of them in iconv()'s per-call machinery, 10 times what
-     iconv() takes for a whole text.  So a decoder keeps, in a trie of
-     their bytes (iconv_memo.c), the characters that one call converted
-     whole into one value from where no character was begun, and each of
-     their shorter beginnings as one iconv() said EINVAL about: what the
+     byte, mostly iconv()'s per-call machinery, 10 times what iconv()
+     takes for a whole text.  So a decoder keeps, in a trie of their
+     bytes (iconv_memo.c), the characters that one call converted whole
+     into one value from where no character was begun, and each of their
+     shorter beginnings as one iconv() said EINVAL about: what the
      shortest-prefix loop found out.  A character is noted the first
      time and used from the second on (once iconv_memo.c has checked
-     it), so that text in which nothing repeats costs little more than
-     before, and decoders that convert one character (the code pages'
-     tables are built so) open no probe.  Wherever no character is begun (no
-     carry, no prefix, no blamed byte), the decoder first reads what its
-     memo knows, each character with the offset and length the call
-     would have given it, and the tail it would have left.  It stops at
-     bytes the memo does not know, which go to iconv() (and are learned),
-     at a beginning cut by the end of the buffer, and where the pivot has
+     it), so that text in which nothing repeats costs little more, and
+     decoders that convert one character (the code pages' tables are
+     built so) open no probe.  Wherever no character is begun (no carry,
+     no prefix, no blamed byte), the decoder first reads what its memo
+     knows, each character with the offset and length the call would
+     have given it, and the tail it would have left.  It stops at bytes
+     the memo does not know, which go to iconv() (and are learned), at a
+     beginning cut by the end of the buffer, and where the pivot has
      less than BRIDGE_MAX_VALUES of room after a value, as the calls do.
      For bytes it does not know, the shortest-prefix loop starts after
-     the beginning the memo knows, whose prefixes would each say EINVAL
-     again.  Errors are never learned, and are what they were.
+     the beginning the memo knows.  Errors are never learned.
 
-     This gives what the calls give as long as the decoder keeps no
-     state: the same bytes decode the same wherever they are.  That is
-     told from what the decoder does, never from its name (iconv_memo.c
-     says how: a probe of each charset, a check of each character before
-     it is used); the Unicode forms (CODEC_UNICODE: a byte order, UTF-7's
-     base64) never use a memo.  A decoder that consumes bytes without a
-     value at any time (a shift sequence, a character held back), whose
+     This is exact while the decoder keeps no state: the same bytes
+     decode the same wherever they are.  That is told from what the
+     decoder does, never from its name (iconv_memo.c: a probe of each
+     charset, a check of each character before it is used); the Unicode
+     forms (CODEC_UNICODE) never use a memo.  A decoder that consumes
+     bytes without a value (a shift sequence, a held character), whose
      character the check reads otherwise, or whose bytes its memo knows
-     otherwise, stops using its memo for good: it may have left its
-     initial state, in which its memo was learned.
+     otherwise, stops using its memo for good: it may have left the
+     initial state its memo was learned in; but a decoder of SO and SI
+     (IBM930 and the other EBCDIC double-byte pages) follows its shifts,
+     with a memo per state (iconv_shift.c).
 
    - Encoding converts one value per call, so EILSEQ (or EINVAL) names
      exactly the value iconv() cannot encode, which is reported as
@@ -143,6 +143,7 @@
 #include "xalloc.h"
 
 #include "iconv_memo.h"
+#include "iconv_shift.h"
 #include "iconv_table.h"
 #include "iconv_units.h"
 #include "step.h"
@@ -212,6 +213,8 @@ struct handle
      the charset.  */
   struct memo memo;
   bool memo_on;
+  struct shift_track shift;     /* The memo across shifts.  */
+  struct shift_enc *senc;       /* Encoding: the same (iconv_shift.c).  */
   struct memo_charset *charset;
   /* Encoding: whether the encoders' memo may be read and written (while
      the encoder has shown no state).  */
@@ -276,6 +279,7 @@ bridge_decoder_close (struct decoder *d)
 {
   struct handle *h = d->impl;
   memo_free (&h->memo);
+  shift_free (&h->shift);
   close_handle (h);
 }
 
@@ -299,56 +303,35 @@ bridge_encoder_open (struct encoder *e)
       || b->to_name != b->name)
     return;
   if (!b->charset->decided)
-    memo_probe_charset (b->charset, b->name);
+    shift_probe_charset (b->charset, b->name);
   h->enc_on = b->charset->suits;
+  /* A charset of SO and SI: the encoder follows its shifts.  */
+  h->senc = b->exact ? NULL : shift_enc_new (b->charset);
 }
 
-/* The running encoder of H, from where the encoders' memo may be read,
-   encoded C to OUT[0..LEN) (ERR: iconv()'s errno, 0 for none): note
-   that in the memo of B when a probe, from its initial state, encodes
-   C twice to those bytes twice, with nothing to flush after, or finds
-   C unencodable as well; anything else means the encoder keeps state
-   (a shift, a character held back to combine), and its memo is not
-   used any more.  */
+/* The encoder of H encoded C to OUT[0..LEN) (ERR: iconv()'s errno):
+   let its memo, or that of its shifts, learn it (iconv_memo.c,
+   iconv_shift.c), with the probe's help; or stop using them for good,
+   and say so to the fast path from UTF-8 (B's `stateful').  */
 static void
-enc_learn (struct bridge const *b, struct handle *h, ucs4_t c,
-           uint8_t const *out, size_t len, int err)
+encode_learn (struct bridge const *b, struct handle *h, ucs4_t c,
+              uint8_t const *out, size_t len, int err)
 {
-  uint8_t in[8], tmp[4 * MAX_ENCODED];
-  size_t used, bytes, k;
-  int perr;
-
-  if (h->probe == (iconv_t) -1)
+  if ((h->enc_on || h->senc) && h->probe == (iconv_t) -1)
     h->probe = xiconv_open (b->to_name, "UTF-32LE");
-  else
-    iconv (h->probe, NULL, NULL, NULL, NULL);
-  for (k = 0; k < 8; k++)
-    in[k] = (uint8_t) (c >> (8 * (k % 4)));
-  bytes = bridge_convert (h->probe, in, sizeof in, tmp, sizeof tmp, &used,
-                          &perr);
-  if (err != 0 && perr != 0 && used == 0 && bytes == 0)
-    enc_memo_put (b->enc, c, NULL, 0, true);
-  else if (err == 0 && perr == 0 && 0 < len && len <= ENC_MAX_BYTES
-           && bytes == 2 * len && memcmp (tmp, out, len) == 0
-           && memcmp (tmp + len, out, len) == 0)
+  if (h->enc_on && !enc_memo_learn (b->enc, h->probe, c, out, len, err))
     {
-      char *op = (char *) tmp;
-      size_t ol = sizeof tmp;
-      iconv (h->probe, NULL, NULL, &op, &ol);
-      if (ol == sizeof tmp)
-        enc_memo_put (b->enc, c, out, len, false);
-      else
-        h->enc_on = false;
+      h->enc_on = false;
+      b->enc->stateful = true;
     }
-  else
-    h->enc_on = false;
-  if (!h->enc_on)
-    b->enc->stateful = true;
+  if (h->senc)
+    shift_enc_learn (&h->senc, h->probe, c, out, len, err);
 }
 
 static void
 bridge_encoder_close (struct encoder *e)
 {
+  shift_enc_free (((struct handle *) e->impl)->senc);
   close_handle (e->impl);
 }
 
@@ -479,6 +462,7 @@ flush_decoder (struct decoder *d, struct handle *h, struct pivot *p,
   h->order = UNITS_UNKNOWN;
   h->prefix = 0;
   h->tail_len = 0;
+  shift_reset (&h->shift, &h->memo);
 }
 
 /* Before an error at offset REL, push to P the character that the
@@ -560,6 +544,15 @@ finish_input (struct decoder *d, struct handle *h, struct pivot *p,
   return DECODE_INPUT_EMPTY;
 }
 
+/* The decoder of H has shown state: its memo is not used any more.  */
+static void
+memo_stop (struct handle *h)
+{
+  h->memo_on = false;
+  memo_free (&h->memo);
+  shift_free (&h->shift);
+}
+
 /* Decode with the memo of H what it knows of IN[*I..N) into P, from
    where no character is begun, and move *I past it.  */
 static void
@@ -567,15 +560,25 @@ decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
               size_t *i, size_t n, struct pivot *p)
 {
   size_t done, last;
-  if (!h->memo_on || d->carry_len > 0 || h->prefix > 0 || h->blame_next
-      || *i == n)
+  bool gave = true;
+  if (!h->memo_on || d->carry_len > 0 || (h->prefix > 0 && !h->shift.on)
+      || h->blame_next || *i == n)
     return;
-  done = memo_decode (&h->memo, d, in + *i, n - *i, (int64_t) *i, p,
-                      BRIDGE_MAX_VALUES, &last);
+  if (h->shift.on)
+    {
+      done = shift_decode (&h->shift, &h->memo, h->cd, h->charset, d,
+                           in + *i, n - *i, (int64_t) *i, p,
+                           BRIDGE_MAX_VALUES, &h->prefix, &gave, &last);
+      if (!h->shift.on)
+        memo_stop (h);
+    }
+  else
+    done = memo_decode (&h->memo, d, in + *i, n - *i, (int64_t) *i, p,
+                        BRIDGE_MAX_VALUES, &last);
   if (done > 0)
     {
-      /* As if the last character had been converted by one call.  */
-      note_consumed (h, in + *i + last, done - last, true);
+      /* As the calls would: the last character, then any shifts.  */
+      note_consumed (h, in + *i + last, done - last, gave);
       *i += done;
     }
 }
@@ -603,18 +606,10 @@ decode_units (struct decoder *d, struct handle *h, uint8_t const *in,
   *i += used;
 }
 
-/* The decoder of H has shown state: its memo is not used any more.  */
-static void
-memo_stop (struct handle *h)
-{
-  h->memo_on = false;
-  memo_free (&h->memo);
-}
-
 /* The call of iconv() on the K bytes at S, from where no character is
    begun, used them all and gave the value at OUT (ERR: its errno, 0 for
-   none): let the memo of H learn that character the second time, if it
-   may (see the comment at the top).  */
+   none): let the memo of H learn that character the second time (after
+   SO, the first: iconv_shift.c), if it may (see the comment at the top).  */
 static void
 learn (struct handle *h, uint8_t const *s, size_t k, int err,
        uint8_t const *out)
@@ -622,19 +617,23 @@ learn (struct handle *h, uint8_t const *s, size_t k, int err,
   ucs4_t c = get32le (out);
   enum memo_sight sight;
 
-  if (!h->memo_on || h->prefix > 0 || err != 0)
+  if (!h->memo_on || (h->prefix > 0 && !h->shift.on) || err != 0)
     return;
   sight = memo_note (&h->memo, s, k, c);
-  if (sight == MEMO_AGAIN)
+  if (sight == MEMO_AGAIN && !h->shift.shifted)
     {
       if (!h->charset->decided)
-        memo_probe_charset (h->charset, h->fromcode);
-      if (h->charset->suits && memo_check (probe_of (h), h->charset, s, k, c))
+        shift_probe_charset (h->charset, h->fromcode);
+      if ((h->charset->suits || h->charset->shifting)
+          && memo_check (probe_of (h), h->charset, s, k, c))
         memo_trust (&h->memo, s, k);
       else
         memo_stop (h);
     }
-  else if (sight == MEMO_CLASH)
+  else if (h->shift.shifted
+           ? !shift_learn (&h->shift, &h->memo, h->charset, h->fromcode, s,
+                           k, c, sight)
+           : sight == MEMO_CLASH)
     memo_stop (h);
 }
 
@@ -667,7 +666,7 @@ convert_one (struct handle *h, struct view const *v, size_t room,
 {
   size_t bytes;
   /* The beginnings the memo knows would each say EINVAL again.  */
-  *k = 1 + (h->memo_on && h->prefix == 0
+  *k = 1 + (h->memo_on && (h->prefix == 0 || h->shift.on)
             ? memo_beginning (&h->memo, v->s, v->len - 1) : 0);
   for (;; ++*k)
     {
@@ -753,7 +752,8 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
              it, and let the next round deal with what follows.  */
           h->prefix += (int64_t) used;
           note_consumed (h, v.s, used, false);
-          if (h->memo_on)
+          if (h->memo_on && !shift_note (&h->shift, &h->memo, h->charset,
+                                         h->fromcode, v.s, used, err))
             memo_stop (h);
           if (err == EILSEQ)
             blame_next_byte (h, v.s, used);
@@ -799,7 +799,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
       int err;
 
       /* What the memo knows, in a loop of its own.  */
-      if (h->enc_on && enc_memo_run (b->enc, cp, &i, count, out, &o, cap))
+      if (h->enc_on ? enc_memo_run (b->enc, cp, &i, count, out, &o, cap)
+          : h->senc && shift_enc_run (h->senc, cp, &i, count, out, &o, cap))
         {
           status = ENCODE_UNENCODABLE;
           break;
@@ -834,6 +835,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           status = ENCODE_UNENCODABLE;
           break;
         }
+      if (h->senc)
+        shift_enc_sync (h->senc, cd, false);
       buf[0] = (uint8_t) c;
       buf[1] = (uint8_t) (c >> 8);
       buf[2] = (uint8_t) (c >> 16);
@@ -862,8 +865,7 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           status = ENCODE_OUTPUT_FULL;
           break;
         }
-      if (h->enc_on)
-        enc_learn (b, h, c, out + o - bytes, bytes, err);
+      encode_learn (b, h, c, out + o - bytes, bytes, err);
       if (err != 0)
         {
           /* EILSEQ or EINVAL: iconv() cannot encode C.  */
@@ -885,6 +887,8 @@ bridge_flush (struct encoder *e, uint8_t *out)
   char *op = (char *) out;
   size_t ol = MAX_ERROR_BYTES;
   ((struct handle *) e->impl)->order = UNITS_UNKNOWN;
+  if (((struct handle *) e->impl)->senc)
+    shift_enc_sync (((struct handle *) e->impl)->senc, cd, true);
   iconv (cd, NULL, NULL, &op, &ol);
   return MAX_ERROR_BYTES - ol;
 }
@@ -975,6 +979,6 @@ iconv_bridge_enc_memo (struct codec const *c)
       || b->to_name != b->name || b->unit)
     return NULL;
   if (!b->charset->decided)
-    memo_probe_charset (b->charset, b->name);
+    shift_probe_charset (b->charset, b->name);
   return b->charset->suits ? b->enc : NULL;
 }

@@ -16,7 +16,10 @@
    IBM930's SO, a letter held back like CP1255's), gives several values,
    or leaves something to flush; nor when the characters of one byte
    converted together, forwards and backwards, give anything but their
-   values alone (a byte that changes how the next ones read).
+   values alone (a byte that changes how the next ones read).  It keeps
+   what it found (the single bytes, and up to two bytes consumed alone
+   without a value) for iconv_shift.c, which decides whether those are
+   the SO and SI of a charset of two states, with a memo per state.
 
    The check: a character seen twice is used only when the probe
    iconv_t, from its initial state, converts its bytes followed by a few
@@ -40,13 +43,6 @@
 #include <string.h>
 
 #include "xalloc.h"
-
-/* A memo's entries (see iconv_memo.h).  */
-#define MEMO_CHILD UINT32_C (0x80000000)
-#define MEMO_CHAR UINT32_C (0x40000000)
-#define MEMO_SEEN UINT32_C (0x20000000)
-#define MEMO_INDEX UINT32_C (0x00FFFFFF)
-#define MEMO_VALUE UINT32_C (0x001FFFFF)
 
 enum
 {
@@ -96,13 +92,14 @@ void
 memo_probe_charset (struct memo_charset *s, char const *fromcode)
 {
   iconv_t cd = iconv_open ("UTF-32LE", fromcode);
-  uint8_t single[256];
-  ucs4_t cp[256];
-  size_t n = 0, k, show;
+  uint8_t *single = s->single, *shift = s->shift;
+  ucs4_t *cp = s->single_cp;
+  size_t n = 0, k, show, shifts = 0;
   unsigned int b;
 
   s->decided = true;
-  s->suits = false;
+  s->suits = s->shifting = s->together = false;
+  s->nsingle = s->shifts = 0;
   if (cd == (iconv_t) -1)
     return;
   for (b = 0; b < 256; b++)
@@ -114,7 +111,15 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
       bytes = bridge_convert (cd, &byte, 1, out, sizeof out, &used, &err);
       if (used == 0 && bytes == 0)
         continue;               /* A valid beginning, or illegal.  */
-      /* A byte consumed without a value (a shift, a held letter), or
+      /* A byte consumed alone without a value may be one of the two
+         shifts of iconv_shift.c, which decides.  */
+      if (used == 1 && bytes == 0 && err == 0 && flush_gives (cd) == 0
+          && shifts < 2)
+        {
+          shift[shifts++] = byte;
+          continue;
+        }
+      /* Another byte consumed without a value (a held letter), or one
          that gives several, or something held back after it: the
          decoder keeps state.  */
       if (used != 1 || bytes != 4 || err != 0 || flush_gives (cd) != 0)
@@ -127,9 +132,11 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
     }
   /* A byte that gives a value and changes how the next ones read would
      show here.  */
-  s->suits = (same_together (cd, single, cp, n, false)
-              && same_together (cd, single, cp, n, true));
-  iconv_close (cd);
+  s->together = (same_together (cd, single, cp, n, false)
+                 && same_together (cd, single, cp, n, true));
+  s->suits = s->together && shifts == 0;
+  s->nsingle = (unsigned int) n;
+  s->shifts = (unsigned int) shifts;
   /* The sentinel: characters of one byte from all over the range.  */
   show = n < MEMO_SENTINEL ? n : MEMO_SENTINEL;
   for (k = 0; k < show; k++)
@@ -138,6 +145,7 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
       s->sentinel_cp[k] = cp[k * n / show];
     }
   s->sentinel_len = (unsigned int) show;
+  iconv_close (cd);
 }
 
 bool
@@ -253,6 +261,34 @@ memo_beginning (struct memo const *m, uint8_t const *s, size_t n)
 }
 
 void
+memo_leave (struct memo *m, uint8_t const *s, size_t len)
+{
+  bool clash;
+  uint32_t *e;
+  if (len == 0 || len > MEMO_DEPTH)
+    return;
+  e = entry_of (m, s, len, true, &clash);
+  if (e && *e == 0)
+    *e = MEMO_LEFT;
+}
+
+bool
+memo_put (struct memo *m, uint8_t const *s, size_t len, ucs4_t c)
+{
+  bool clash;
+  uint32_t *e;
+  if (len == 0 || len > MEMO_DEPTH || c > 0x10FFFF)
+    return true;
+  e = entry_of (m, s, len, true, &clash);
+  if (!e)
+    return !clash;
+  if (*e != 0 && *e != (MEMO_SEEN | c) && *e != (MEMO_CHAR | c))
+    return false;
+  *e = MEMO_CHAR | c;
+  return true;
+}
+
+void
 memo_trust (struct memo *m, uint8_t const *s, size_t len)
 {
   bool clash;
@@ -340,6 +376,40 @@ enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s, size_t len,
     m->page[c >> 8] = xcalloc (256, sizeof **m->page);
   m->page[c >> 8][c & 0xFF] = v;
   return v;
+}
+
+bool
+enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
+                uint8_t const *out, size_t len, int err)
+{
+  uint8_t in[8], tmp[4 * MAX_ENCODED];
+  size_t used, bytes, k;
+  int perr;
+
+  iconv (probe, NULL, NULL, NULL, NULL);
+  for (k = 0; k < 8; k++)
+    in[k] = (uint8_t) (c >> (8 * (k % 4)));
+  bytes = bridge_convert (probe, in, sizeof in, tmp, sizeof tmp, &used,
+                          &perr);
+  if (err != 0 && perr != 0 && used == 0 && bytes == 0)
+    {
+      enc_memo_put (m, c, NULL, 0, true);
+      return true;
+    }
+  if (err == 0 && perr == 0 && 0 < len && len <= ENC_MAX_BYTES
+      && bytes == 2 * len && memcmp (tmp, out, len) == 0
+      && memcmp (tmp + len, out, len) == 0)
+    {
+      char *op = (char *) tmp;
+      size_t ol = sizeof tmp;
+      iconv (probe, NULL, NULL, &op, &ol);
+      if (ol == sizeof tmp)
+        {
+          enc_memo_put (m, c, out, len, false);
+          return true;
+        }
+    }
+  return false;
 }
 
 void

@@ -48,6 +48,13 @@ enum
   MEMO_SENTINEL = 8
 };
 
+/* A memo's entries (see struct memo).  */
+#define MEMO_CHILD UINT32_C (0x80000000)
+#define MEMO_CHAR UINT32_C (0x40000000)
+#define MEMO_SEEN UINT32_C (0x20000000)
+#define MEMO_INDEX UINT32_C (0x00FFFFFF)
+#define MEMO_VALUE UINT32_C (0x001FFFFF)
+
 /* What the probe found out about a charset, once for all its decoders.  */
 struct memo_charset
 {
@@ -58,6 +65,25 @@ struct memo_charset
   uint8_t sentinel[MEMO_SENTINEL];
   ucs4_t sentinel_cp[MEMO_SENTINEL];
   unsigned int sentinel_len;
+  /* A charset of two shift states (iconv_shift.c): SO, consumed without
+     a value, leads to the other state, SI back to the initial one; the
+     characters of two bytes of the other state, and their values, that
+     iconv(3) is given after a character of that state it is learning.  */
+  bool shifting;
+  uint8_t so, si;
+  /* What memo_probe_charset found for shift_probe_charset: the bytes
+     that give one value alone, their values, and the SHIFTS bytes
+     consumed alone without a value; TOGETHER: the former read the same
+     together.  */
+  uint8_t single[256];
+  ucs4_t single_cp[256];
+  unsigned int nsingle;
+  uint8_t shift[2];
+  unsigned int shifts;
+  bool together;
+  uint8_t wide[2 * MEMO_SENTINEL];
+  ucs4_t wide_cp[MEMO_SENTINEL];
+  unsigned int wide_len;
 };
 
 /* Decide S for the charset FROMCODE, by converting each byte alone and
@@ -101,6 +127,18 @@ enum memo_sight memo_note (struct memo *m, uint8_t const *s, size_t len,
    beginning of a character (iconv() said EINVAL about each of its
    prefixes, from where no character was begun), 0 if none.  */
 size_t memo_beginning (struct memo const *m, uint8_t const *s, size_t n);
+
+/* Note that S[0..LEN), each shorter prefix being a valid beginning, is
+   to be left to iconv(): an error, or a character the memo does not
+   keep.  Never read as a character; memo_note sees a clash there.  */
+void memo_leave (struct memo *m, uint8_t const *s, size_t len);
+
+/* Whether memo_leave noted the entry E.  */
+#define MEMO_LEFT (MEMO_SEEN | MEMO_VALUE)
+
+/* Note that S[0..LEN) is the character C, checked already, to be used
+   at once; false when M knows those bytes otherwise.  */
+bool memo_put (struct memo *m, uint8_t const *s, size_t len, ucs4_t c);
 
 /* Let memo_decode use the character S[0..LEN), seen once before.  */
 void memo_trust (struct memo *m, uint8_t const *s, size_t len);
@@ -197,6 +235,16 @@ enc_memo_run (struct enc_memo const *m, ucs4_t const *cp, size_t *i,
    cannot be encoded when NONE; returns the entry.  */
 uint64_t enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s,
                        size_t len, bool none);
+
+/* The running encoder, from where M may be read, encoded C to
+   OUT[0..LEN) (ERR: iconv()'s errno, 0 for none): note that in M when
+   PROBE, an iconv_t to the same charset, from its initial state,
+   encodes C twice to those bytes twice, with nothing to flush after,
+   or finds C unencodable as well, and return true; anything else means
+   the encoder keeps state (a shift, a character held back to combine),
+   and false.  */
+bool enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
+                     uint8_t const *out, size_t len, int err);
 
 void enc_memo_free (struct enc_memo *m);
 

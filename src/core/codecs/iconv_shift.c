@@ -1,0 +1,759 @@
+/* The bridge's memo across shifts: the charsets of two states, like the
+   IBM EBCDIC double-byte code pages (IBM930, IBM933, IBM935, IBM937,
+   IBM939, IBM1364, IBM1371, IBM1388, IBM1390, IBM1399 in glibc), where
+   SO (0x0E) leads to the double-byte state and SI (0x0F) back.
+
+   Specification: none of its own.  As iconv_memo.c, this reproduces what
+   the bridge's one-character-per-call decoding (iconv_bridge.c) gives.
+   A shift is consumed without a value, which ends the use of the plain
+   memo for good (the decoder has left the state its memo was learned
+   in).  Here the decoder instead follows the shifts itself and keeps a
+   memo per state, so that text that shifts often still decodes without
+   iconv(3) once its characters have been seen.
+
+   What makes that exact is told from what the decoder does, never from
+   the charset's name:
+
+   - The probe (shift_probe_charset, once per charset, after
+     memo_probe_charset):
+     from the initial state exactly two bytes are consumed alone without
+     a value and nothing to flush, and every other byte passes the
+     stateless probe of iconv_memo.c.  One of them, SO, is followed by
+     characters of two bytes (a few found after it, the wide sentinel);
+     SO, the wide sentinel, the other byte SI and all the single bytes,
+     converted together, give exactly their values; SO again after SO
+     keeps the wide reading, SI after SI (or SI alone) the single one;
+     and an error keeps the state it happened in: after SO and an
+     illegal pair, the wide sentinel still reads wide, and after an
+     illegal single byte, the single bytes still read as they do.
+
+   - The tracking: the decoder's state is the initial one until a call
+     consumes SO or SI alone without a value (the shortest-prefix loop
+     always shows them alone), then the state those lead to; a flush
+     returns it to the initial state.  Any other bytes consumed without a
+     value end the use of both memos for good, as before.
+
+   - The check: a character seen twice in the initial state is checked
+     as iconv_memo.c checks it.  Those of the other state are learned
+     the first time, as there are thousands of them (each costs a call
+     the first time), and checked by SHIFT_BATCH in one call of a probe
+     iconv_t of their own (or fewer, when one of them is seen again):
+     from its initial state, SO, each character followed by one of the
+     wide sentinel, another of it, SI and two of the single sentinel
+     must give exactly their values, with nothing to flush after.  So
+     each was read in that state, and it left the reading of the next
+     character as it was; they are used only once they pass, and any
+     surprise ends the use of both memos for good.  Errors are never
+     learned.
+
+   - Learning ahead: where the loop below meets, after SO, two bytes it
+     does not know whose first its memo knows as a valid beginning (one
+     iconv() call said EINVAL about it alone), it asks the probe about
+     them and the pairs like them that follow, up to AHEAD, in one call
+     checked as above (each pair followed by a character of the wide
+     sentinel); those before the first surprise are used at once, and
+     that one is left to iconv() for good (memo_leave: an error, a
+     character of two values, ...).  A pair the call reads as one value,
+     with the sentinel after it read right, is one character of that
+     state: were it the beginning of a longer one, or did it change the
+     state, the sentinel would read otherwise.
+
+   - The loop (shift_decode): at each place where a character may begin,
+     SO and SI change the state and count as bytes consumed without a
+     value (they belong to the next value, whose offset is theirs, as in
+     the bridge); any other bytes are read with the memo of the state,
+     and it stops where that memo does not know them, so the calls of
+     the bridge do the rest, from the same state: iconv() saw none of
+     the shifts the loop read, so when the loop ends in the other state,
+     the decoder's iconv_t is given the last shift alone, which leads
+     there from either state.
+
+   What the probe cannot see is a character that gives its value and
+   silently changes the state; test_iconv_reference.c compares the bridge
+   with iconv(3) for these charsets on text in which characters repeat
+   and shifts come often, under every policy and block size.  */
+
+#include <config.h>
+
+#include "iconv_shift.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+enum
+{
+  /* Enough for SO, SI, the wide sentinel and every single byte.  */
+  SEQ_MAX = 4 + MEMO_DEPTH + 2 * MEMO_SENTINEL + 256,
+  /* The characters learn_ahead asks about in one call, each followed by
+     a character of the sentinel: SEQ_MAX holds them.  */
+  AHEAD = 48
+};
+
+/* Bytes to convert, and the values they must give.  */
+struct seq
+{
+  uint8_t b[SEQ_MAX];
+  ucs4_t cp[SEQ_MAX];
+  size_t n, count;
+};
+
+static void
+seq_add (struct seq *q, uint8_t const *b, size_t n, ucs4_t const *cp,
+         size_t count)
+{
+  memcpy (q->b + q->n, b, n);
+  q->n += n;
+  memcpy (q->cp + q->count, cp, count * sizeof *cp);
+  q->count += count;
+}
+
+static void
+seq_byte (struct seq *q, uint8_t b)
+{
+  seq_add (q, &b, 1, NULL, 0);
+}
+
+/* Whether CD, first put in its initial state when RESET, converts the
+   bytes of Q to its values exactly; with nothing to flush after when
+   FLUSH.  */
+static bool
+gives (iconv_t cd, bool reset, struct seq const *q, bool flush)
+{
+  uint8_t out[4 * SEQ_MAX + 4 * PIVOT_MIN_ROOM];
+  size_t used, bytes, k;
+  int err;
+
+  if (reset)
+    iconv (cd, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (cd, q->b, q->n, out, sizeof out, &used, &err);
+  if (err != 0 || used != q->n || bytes != 4 * q->count)
+    return false;
+  for (k = 0; k < q->count; k++)
+    if (get32le (out + 4 * k) != q->cp[k])
+      return false;
+  if (flush)
+    {
+      char *op = (char *) out;
+      size_t ol = sizeof out;
+      iconv (cd, NULL, NULL, &op, &ol);
+      return ol == sizeof out;
+    }
+  return true;
+}
+
+/* What CD, from its initial state, does with the bytes S[0..N): the
+   bytes used and values given; sets *ERR.  */
+static size_t
+try_bytes (iconv_t cd, uint8_t const *s, size_t n, size_t *bytes, int *err)
+{
+  uint8_t out[4 * PIVOT_MIN_ROOM];
+  size_t used;
+  iconv (cd, NULL, NULL, NULL, NULL);
+  *bytes = bridge_convert (cd, s, n, out, sizeof out, &used, err);
+  return used;
+}
+
+/* Find the wide sentinel of S after its SO, from all over the range of
+   first bytes, and an illegal pair BAD after SO; false if either is
+   missing.  */
+static bool
+find_wide (struct memo_charset *s, iconv_t cd, uint8_t *bad)
+{
+  unsigned int j, lo, found = 0;
+  bool have_bad = false;
+
+  for (j = 0; j < 256 && (found < MEMO_SENTINEL || !have_bad); j++)
+    {
+      uint8_t in[3];
+      bool row = false;
+      in[0] = s->so;
+      in[1] = (uint8_t) (j * 37 + 0x40);
+      if (in[1] == s->so || in[1] == s->si)
+        continue;
+      for (lo = 0; lo < 64 && !(row && have_bad); lo++)
+        {
+          uint8_t out[4 * PIVOT_MIN_ROOM];
+          size_t used, bytes;
+          int err;
+          /* A third of each row, from the middle up: enough to find
+             characters where there are any, at little cost where there
+             are none (a search order only: what is found is what
+             counts).  */
+          in[2] = (uint8_t) (3 * lo + 0x40);
+          iconv (cd, NULL, NULL, NULL, NULL);
+          bytes = bridge_convert (cd, in, 3, out, sizeof out, &used, &err);
+          if (used == 3 && bytes == 4 && err == 0 && !row
+              && found < MEMO_SENTINEL && in[2] != s->so && in[2] != s->si)
+            {
+              s->wide[2 * found] = in[1];
+              s->wide[2 * found + 1] = in[2];
+              s->wide_cp[found++] = get32le (out);
+              row = true;
+            }
+          else if (used == 1 && bytes == 0 && err == EILSEQ && !have_bad)
+            {
+              bad[0] = in[1];
+              bad[1] = in[2];
+              have_bad = true;
+            }
+        }
+    }
+  s->wide_len = found;
+  return found > 1 && have_bad;
+}
+
+/* The checks of the comment at the top, with SO and SI as S says.  */
+static bool
+shift_checks (struct memo_charset const *s, iconv_t cd, uint8_t const *bad,
+              uint8_t const *single, ucs4_t const *cp, size_t n)
+{
+  struct seq q;
+  size_t b, bytes;
+  int err;
+
+  /* SO, wide, SI, singles; SO SO, wide; SI, singles; SO SI SI, singles.  */
+  q.n = q.count = 0;
+  seq_byte (&q, s->so);
+  seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
+  seq_byte (&q, s->si);
+  seq_add (&q, single, n, cp, n);
+  if (!gives (cd, true, &q, true))
+    return false;
+  q.n = q.count = 0;
+  seq_byte (&q, s->so);
+  seq_byte (&q, s->so);
+  seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
+  if (!gives (cd, true, &q, true))
+    return false;
+  q.n = q.count = 0;
+  seq_byte (&q, s->si);
+  seq_add (&q, single, n, cp, n);
+  if (!gives (cd, true, &q, true))
+    return false;
+  q.n = q.count = 0;
+  seq_byte (&q, s->so);
+  seq_byte (&q, s->si);
+  seq_byte (&q, s->si);
+  seq_add (&q, single, n, cp, n);
+  if (!gives (cd, true, &q, true))
+    return false;
+
+  /* An error after SO keeps the wide reading; SI then the single one.  */
+  {
+    uint8_t in[3] = { s->so, bad[0], bad[1] };
+    if (try_bytes (cd, in, 3, &bytes, &err) != 1 || bytes != 0
+        || err != EILSEQ)
+      return false;
+    q.n = q.count = 0;
+    seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
+    seq_byte (&q, s->si);
+    seq_add (&q, single, n, cp, n);
+    if (!gives (cd, false, &q, true))
+      return false;
+  }
+  /* An illegal single byte keeps the single reading.  */
+  for (b = 0; b < 256; b++)
+    {
+      uint8_t in = (uint8_t) b;
+      if (in != s->so && in != s->si
+          && try_bytes (cd, &in, 1, &bytes, &err) == 0 && bytes == 0
+          && err == EILSEQ)
+        {
+          q.n = q.count = 0;
+          seq_add (&q, single, n, cp, n);
+          return gives (cd, false, &q, true);
+        }
+    }
+  return true;
+}
+
+void
+shift_probe_charset (struct memo_charset *s, char const *fromcode)
+{
+  unsigned int k;
+  uint8_t bad[2];
+  iconv_t cd;
+
+  memo_probe_charset (s, fromcode);
+  if (!s->together || s->shifts != 2 || s->sentinel_len == 0
+      || (cd = iconv_open ("UTF-32LE", fromcode)) == (iconv_t) -1)
+    return;
+  for (k = 0; k < 2 && !s->shifting; k++)
+    {
+      s->so = s->shift[k];
+      s->si = s->shift[1 - k];
+      s->shifting = (find_wide (s, cd, bad)
+                     && shift_checks (s, cd, bad, s->single, s->single_cp,
+                                      s->nsingle));
+    }
+  iconv_close (cd);
+}
+
+/* Exchange the memos M and T's other one: the decoder changed state.  */
+static void
+swap_memos (struct shift_track *t, struct memo *m)
+{
+  struct memo tmp = *m;
+  *m = t->other;
+  t->other = tmp;
+  t->shifted = !t->shifted;
+}
+
+bool
+shift_note (struct shift_track *t, struct memo *m,
+            struct memo_charset *cs, char const *fromcode,
+            uint8_t const *s, size_t used, int err)
+{
+  bool to;
+  if (used != 1 || err != 0)
+    return false;
+  if (!cs->decided)
+    shift_probe_charset (cs, fromcode);
+  if (!cs->shifting || (s[0] != cs->so && s[0] != cs->si))
+    return false;
+  /* Until the first shift the decoder is in its initial state: it has
+     shown no other (the caller's memo is still in use).  */
+  t->on = true;
+  t->fromcode = fromcode;
+  to = s[0] == cs->so;
+  if (to != t->shifted)
+    swap_memos (t, m);
+  return true;
+}
+
+void
+shift_reset (struct shift_track *t, struct memo *m)
+{
+  if (t->shifted)
+    swap_memos (t, m);
+}
+
+/* Whether T's probe is open, opened if need be.  */
+static bool
+probe_ready (struct shift_track *t)
+{
+  if (!t->probe_open)
+    {
+      t->probe = iconv_open ("UTF-32LE", t->fromcode);
+      if (t->probe == (iconv_t) -1)
+        return false;
+      t->probe_open = true;
+    }
+  return true;
+}
+
+/* Check the characters T learned after SO, in one call of its probe,
+   from its initial state: SO, each followed by the first character of
+   the wide sentinel, then the last, SI and the first and last of the
+   single one, must give exactly their values, with nothing to flush
+   after.  So each was read after SO, and left the reading of the next
+   character of two bytes as it was, and SI still leads back.  Let the
+   memo WIDE use them when they pass.  */
+static bool
+check_pending (struct shift_track *t, struct memo *wide,
+               struct memo_charset const *cs, char const *fromcode)
+{
+  struct seq q;
+  unsigned int k, w = cs->wide_len - 1, z = cs->sentinel_len - 1;
+  bool ok;
+
+  t->fromcode = fromcode;
+  if (!probe_ready (t))
+    return false;
+  q.n = q.count = 0;
+  seq_byte (&q, cs->so);
+  for (k = 0; k < t->npend; k++)
+    {
+      seq_add (&q, t->pend[k], t->pend_len[k], &t->pend_cp[k], 1);
+      seq_add (&q, cs->wide, 2, cs->wide_cp, 1);
+    }
+  seq_add (&q, cs->wide + 2 * w, 2, cs->wide_cp + w, 1);
+  seq_byte (&q, cs->si);
+  seq_add (&q, cs->sentinel, 1, cs->sentinel_cp, 1);
+  seq_add (&q, cs->sentinel + z, 1, cs->sentinel_cp + z, 1);
+  ok = gives (t->probe, true, &q, true);
+  for (k = 0; ok && k < t->npend; k++)
+    memo_trust (wide, t->pend[k], t->pend_len[k]);
+  t->npend = 0;
+  return ok;
+}
+
+bool
+shift_learn (struct shift_track *t, struct memo *m,
+             struct memo_charset const *cs, char const *fromcode,
+             uint8_t const *s, size_t len, ucs4_t c, enum memo_sight sight)
+{
+  if (sight == MEMO_CLASH || !cs->shifting)
+    return false;
+  /* A character seen once is learned at once: there are thousands of
+     them, each costing a call the first time, and a check shared with
+     others costs much less.  One seen again is in demand: check now.  */
+  if (sight == MEMO_FIRST)
+    {
+      memcpy (t->pend[t->npend], s, len);
+      t->pend_len[t->npend] = (uint8_t) len;
+      t->pend_cp[t->npend++] = c;
+      if (t->npend < SHIFT_BATCH)
+        return true;
+    }
+  else if (sight != MEMO_AGAIN || t->npend == 0)
+    return true;
+  return check_pending (t, m, cs, fromcode);
+}
+
+void
+shift_free (struct shift_track *t)
+{
+  memo_free (&t->other);
+  t->npend = 0;
+  t->on = false;
+  if (t->probe_open)
+    iconv_close (t->probe);
+  t->probe_open = false;
+}
+
+/* The decoder's memo M is that of the state of T, which CD is in; CD
+   and M are to be in the other state, which the byte B leads to from
+   either state.  */
+static void
+shift_to (struct shift_track *t, struct memo *m, iconv_t cd, uint8_t b)
+{
+  uint8_t out[4 * PIVOT_MIN_ROOM];
+  size_t used, bytes;
+  int err;
+  swap_memos (t, m);
+  bytes = bridge_convert (cd, &b, 1, out, sizeof out, &used, &err);
+  /* Never seen: the probe found B consumed so.  Should it happen, CD's
+     state is not known any more.  */
+  if (used != 1 || bytes != 0 || err != 0)
+    t->on = false;
+}
+
+/* Ask T's probe, in one call from its initial state, what the N
+   characters at AT[0..N) (two bytes each) are after SO: SO, each
+   followed by the first character of the wide sentinel, then the last,
+   SI and the first and last of the single one must convert whole, the
+   sentinels to their values.  Sets CP[0..N) and returns N, or returns
+   how many characters came before the first that did not convert so.  */
+static size_t
+ask_ahead (struct shift_track *t, struct memo_charset const *cs,
+           uint8_t const *const *at, size_t n, ucs4_t *cp)
+{
+  uint8_t in[SEQ_MAX], out[4 * SEQ_MAX + 4 * PIVOT_MIN_ROOM];
+  size_t len = 0, used, bytes, k, w = cs->wide_len - 1;
+  size_t z = cs->sentinel_len - 1, good;
+  char *op = (char *) out;
+  int err;
+
+  in[len++] = cs->so;
+  for (k = 0; k < n; k++)
+    {
+      memcpy (in + len, at[k], 2);
+      memcpy (in + len + 2, cs->wide, 2);
+      len += 4;
+    }
+  memcpy (in + len, cs->wide + 2 * w, 2);
+  in[len + 2] = cs->si;
+  in[len + 3] = cs->sentinel[0];
+  in[len + 4] = cs->sentinel[z];
+  len += 5;
+  iconv (t->probe, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (t->probe, in, len, out, sizeof out, &used, &err);
+  /* The characters whose sentinel came out right, before any surprise.  */
+  for (good = 0; good < n && 8 * good + 8 <= bytes
+       && get32le (out + 8 * good + 4) == cs->wide_cp[0]; good++)
+    cp[good] = get32le (out + 8 * good);
+  if (good < n || err != 0 || used != len || bytes != 8 * n + 12
+      || get32le (out + 8 * n) != cs->wide_cp[w]
+      || get32le (out + 8 * n + 4) != cs->sentinel_cp[0]
+      || get32le (out + 8 * n + 8) != cs->sentinel_cp[z])
+    return good < n ? good : n - 1;
+  bytes = sizeof out;
+  iconv (t->probe, NULL, NULL, &op, &bytes);
+  return bytes == sizeof out ? n : n - 1;
+}
+
+/* The memo M of the state after SO does not know the character at IN,
+   of IN[0..N): learn it and those of two bytes that follow it before
+   the next shift, from T's probe (ask_ahead), that M knows to begin with
+   a byte alone that is a valid beginning.  Returns false when nothing
+   was learned; sets T's `on' to false if M knows one otherwise.  */
+static bool
+learn_ahead (struct shift_track *t, struct memo *m,
+             struct memo_charset const *cs, uint8_t const *in, size_t n)
+{
+  uint8_t const *at[AHEAD];
+  ucs4_t cp[AHEAD];
+  size_t j = 0, count = 0, k;
+
+  while (j + 1 < n && count < AHEAD && in[j] != cs->so
+         && in[j] != cs->si)
+    {
+      uint32_t e = m->node[in[j]];
+      if (!(e & MEMO_CHILD))
+        break;
+      e = m->node[256 * (e & MEMO_INDEX) + in[j + 1]];
+      if ((e & MEMO_CHILD) || e == MEMO_LEFT)
+        break;
+      if (!(e & MEMO_CHAR))
+        at[count++] = in + j;
+      j += 2;
+    }
+  if (count == 0 || !probe_ready (t))
+    return false;
+  k = ask_ahead (t, cs, at, count, cp);
+  /* Again with those before the surprise, which may be an error.  */
+  if (k < count && k > 0)
+    k = ask_ahead (t, cs, at, k, cp) == k ? k : 0;
+  /* The first is left to iconv() from now on, not asked about again:
+     an error, several values (IBM1390's pairs), or a surprise.  */
+  if (k == 0)
+    memo_leave (m, at[0], 2);
+  if (k < count)
+    count = k;
+  for (k = 0; k < count; k++)
+    if (!memo_put (m, at[k], 2, cp[k]))
+      {
+        t->on = false;
+        return false;
+      }
+  return count > 0;
+}
+
+size_t
+shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
+              struct memo_charset const *cs, struct decoder *d,
+              uint8_t const *in, size_t n, int64_t rel, struct pivot *p,
+              size_t room, int64_t *prefix, bool *gave, size_t *last)
+{
+  /* The root of a memo that knows nothing.  */
+  static uint32_t const none[256];
+  uint32_t const *node[2], *nd;
+  struct memo *mem[2];
+  ucs4_t *cp = p->cp;
+  int64_t *off = p->off, pre = *prefix;
+  uint8_t *nb = p->n, so = cs->so, si = cs->si;
+  size_t i = 0, len = p->len, start = 0;
+  /* As the bridge: no value once less than ROOM is left after any.  */
+  size_t max = p->cap >= room ? p->cap - room : 0;
+  uint64_t newlines = 0;
+  bool shifted = t->shifted, any = false;
+  size_t asked = SIZE_MAX;
+
+  mem[shifted] = m;
+  mem[!shifted] = &t->other;
+ nodes:
+  node[0] = mem[0]->nodes ? mem[0]->node : none;
+  node[1] = mem[1]->nodes ? mem[1]->node : none;
+  nd = node[shifted];
+  while (i < n && len <= max)
+    {
+      uint32_t e = nd[in[i]];
+      size_t k = 1;
+      ucs4_t c;
+      /* SO and SI are never known to a memo: iconv() consumes them
+         alone, without a value.  */
+      if (e == 0 && (in[i] == so || in[i] == si))
+        {
+          /* As the bridge: a shift alone, without a value.  */
+          shifted = in[i] == so;
+          nd = node[shifted];
+          pre++;
+          i++;
+          continue;
+        }
+      while (e & MEMO_CHILD)
+        {
+          if (i + k == n)
+            goto out;
+          e = nd[256 * (e & MEMO_INDEX) + in[i + k]];
+          k++;
+        }
+      if (!(e & MEMO_CHAR))
+        {
+          /* After SO, learn what follows from the probe, once here.  */
+          if (!shifted || asked == i || nd == none
+              || !learn_ahead (t, mem[1], cs, in + i, n - i))
+            break;
+          asked = i;
+          goto nodes;
+        }
+      /* STEP_PUSH, with the shifts before the value as the bridge's
+         prefix.  */
+      c = e & MEMO_VALUE;
+      cp[len] = c;
+      off[len] = rel + (int64_t) i - pre;
+      nb[len] = (uint8_t) (k + (size_t) pre);
+      len++;
+      newlines += c == 0x0A;
+      pre = 0;
+      any = true;
+      start = i;
+      i += k;
+    }
+ out:
+  /* iconv() saw none of the shifts: show it the last, alone.  */
+  if (shifted != t->shifted)
+    shift_to (t, m, cd, shifted ? so : si);
+  *last = start;
+  *gave = any;
+  *prefix = pre;
+  p->len = len;
+  d->newlines += newlines;
+  return i;
+}
+
+/* The encoders.  A charset found of SO and SI by the probe above is
+   encoded by iconv(3) one character per call, as iconv_bridge.c does,
+   until a character has been learned: the probe iconv_t, from its
+   initial state, must encode it as one byte (a character of the initial
+   state) with nothing to flush after, or as SO and two bytes (one of the
+   other state) with SI alone to flush after; and what the encoder wrote,
+   in the state of what came before, must be those bytes, with SI or SO
+   before them where that state was the other.  Then it is written
+   without iconv(3), with the shift its state needs; before iconv(3) is
+   called again (or flushed), its iconv_t is brought to the state of
+   what was written by encoding a character known of that state, whose
+   bytes are thrown away.  So the bytes are those one call per character
+   gives, as long as the state of the encoder is that of the last
+   character it encoded, which is what each character learned showed,
+   and the flush after it.  A character iconv(3) cannot encode, for the
+   probe too, is known as such; anything else ends the learning for
+   good (a character held back to combine with the next, as IBM1390's
+   kana with a following mark).  */
+
+struct shift_enc *
+shift_enc_new (struct memo_charset const *cs)
+{
+  struct shift_enc *se;
+  if (!cs->decided || !cs->shifting)
+    return NULL;
+  se = xzalloc (sizeof *se);
+  se->so = cs->so;
+  se->si = cs->si;
+  se->synced = true;
+  return se;
+}
+
+bool
+shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
+               uint8_t *out, size_t *o, size_t cap)
+{
+  size_t k = *i, w = *o;
+  bool none = false, shifted = se->shifted;
+  if (!se->known.page)
+    return false;
+  while (k < n && cap - w >= MAX_ENCODED)
+    {
+      uint64_t v = enc_memo_get (&se->known, cp[k]);
+      unsigned int len = (unsigned int) (v & 0xF);
+      if (v == 0 || len == ENC_NONE)
+        {
+          none = v != 0;
+          break;
+        }
+      if ((len == 2) != shifted)
+        {
+          shifted = len == 2;
+          out[w++] = shifted ? se->so : se->si;
+          se->synced = false;
+        }
+      out[w] = (uint8_t) (v >> 8);
+      out[w + 1] = (uint8_t) (v >> 16);
+      w += len;
+      k++;
+    }
+  se->shifted = shifted;
+  *i = k;
+  *o = w;
+  return none;
+}
+
+void
+shift_enc_sync (struct shift_enc *se, iconv_t cd, bool flush)
+{
+  if (!se->synced)
+    {
+      uint8_t in[4], out[4 * MAX_ENCODED];
+      size_t used, k;
+      int err;
+      ucs4_t c = se->sample[se->shifted];
+      for (k = 0; k < 4; k++)
+        in[k] = (uint8_t) (c >> (8 * k));
+      /* Its bytes are thrown away: only the state counts.  */
+      bridge_convert (cd, in, 4, out, sizeof out, &used, &err);
+      se->synced = true;
+    }
+  if (flush)
+    se->shifted = false;
+}
+
+/* What PROBE, from its initial state, encodes C to, in OUT (at most
+   MAX_ENCODED bytes), and then its flush, in *FLUSHED (*FL bytes).
+   Returns the bytes before the flush, or 0 for an error.  */
+static size_t
+encode_once (iconv_t probe, ucs4_t c, uint8_t *out, uint8_t *flushed,
+             size_t *fl)
+{
+  uint8_t in[4];
+  size_t used, bytes, k, ol = MAX_ENCODED;
+  char *op = (char *) flushed;
+  int err;
+  iconv (probe, NULL, NULL, NULL, NULL);
+  for (k = 0; k < 4; k++)
+    in[k] = (uint8_t) (c >> (8 * k));
+  bytes = bridge_convert (probe, in, 4, out, MAX_ENCODED, &used, &err);
+  iconv (probe, NULL, NULL, &op, &ol);
+  *fl = MAX_ENCODED - ol;
+  return err == 0 && used == 4 ? bytes : 0;
+}
+
+void
+shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
+                 uint8_t const *out, size_t len, int err)
+{
+  struct shift_enc *se = *sep;
+  uint8_t one[MAX_ENCODED], fl[MAX_ENCODED];
+  size_t flen, bytes = encode_once (probe, c, one, fl, &flen);
+  bool ok = false, wide = false;
+
+  if (err != 0)
+    ok = len == 0 && bytes == 0 && flen == 0;
+  else if (bytes == 1 && flen == 0)
+    /* One byte, after SI where the state was the other.  */
+    ok = (se->shifted ? len == 2 && out[0] == se->si && out[1] == one[0]
+          : len == 1 && out[0] == one[0]);
+  else if (bytes == 3 && one[0] == se->so && flen == 1 && fl[0] == se->si)
+    {
+      /* Two bytes, after SO where the state was the initial one.  */
+      wide = true;
+      ok = (se->shifted ? len == 2 && memcmp (out, one + 1, 2) == 0
+            : len == 3 && memcmp (out, one, 3) == 0);
+    }
+  if (!ok)
+    {
+      shift_enc_free (se);
+      *sep = NULL;
+      return;
+    }
+  if (err != 0)
+    {
+      enc_memo_put (&se->known, c, NULL, 0, true);
+      return;
+    }
+  enc_memo_put (&se->known, c, one + wide, wide ? 2 : 1, false);
+  se->sample[wide] = c;
+  se->shifted = wide;
+}
+
+void
+shift_enc_free (struct shift_enc *se)
+{
+  if (!se)
+    return;
+  enc_memo_free (&se->known);
+  free (se);
+}

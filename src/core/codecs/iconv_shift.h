@@ -1,0 +1,116 @@
+/* The bridge's memo across the shifts of a charset of two states, like
+   IBM930's SO and SI (iconv_shift.c says why it is exact).  */
+
+#ifndef UTF8CONV_ICONV_SHIFT_H
+#define UTF8CONV_ICONV_SHIFT_H
+
+#include <iconv.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iconv_memo.h"
+
+/* What a decoder knows of its shift state.  The decoder's own memo is
+   that of the state it is in; OTHER is that of the other state.  */
+enum
+{
+  SHIFT_BATCH = 16              /* Characters checked by one call.  */
+};
+
+struct shift_track
+{
+  struct memo other;
+  bool on;                      /* The state is known: SHIFTED.  */
+  bool shifted;                 /* After SO: not the initial state.  */
+  /* Characters after SO seen once, learned but not checked yet.  */
+  uint8_t pend[SHIFT_BATCH][MEMO_DEPTH];
+  uint8_t pend_len[SHIFT_BATCH];
+  ucs4_t pend_cp[SHIFT_BATCH];
+  unsigned int npend;
+  /* The iconv_t that checks them, when PROBE_OPEN, of FROMCODE.  */
+  iconv_t probe;
+  bool probe_open;
+  char const *fromcode;
+};
+
+/* memo_probe_charset, then decide whether the charset FROMCODE is one
+   of two shift states (S->shifting, with its SO and SI).  */
+void shift_probe_charset (struct memo_charset *s, char const *fromcode);
+
+/* The decoder whose memo is M, of the charset FROMCODE (CS, probed
+   here if need be), consumed S[0..USED) in one call without a value
+   (ERR: iconv()'s errno): follow the shift in T and return true, or
+   return false when that is no shift of CS that T can follow.  */
+bool shift_note (struct shift_track *t, struct memo *m,
+                 struct memo_charset *cs, char const *fromcode,
+                 uint8_t const *s, size_t used, int err);
+
+/* The decoder's iconv_t was flushed, which returns it to its initial
+   state: so does T, whose decoder's memo is M.  */
+void shift_reset (struct shift_track *t, struct memo *m);
+
+/* The decoder whose memo is M (that of the state of T, after SO) of the
+   charset FROMCODE (CS) noted S[0..LEN) as the character C, which
+   memo_note called SIGHT: check it, with others, when it is time, and
+   let the memo use those that pass.  Returns false when the memos are
+   not to be used any more.  */
+bool shift_learn (struct shift_track *t, struct memo *m,
+                  struct memo_charset const *cs, char const *fromcode,
+                  uint8_t const *s, size_t len, ucs4_t c,
+                  enum memo_sight sight);
+
+/* Free what T holds.  */
+void shift_free (struct shift_track *t);
+
+/* memo_decode across shifts: decode IN[0..N) (at REL in the buffer)
+   with M, the memo of the state of T, and T's other memo, following the
+   shifts of CS, into P, with *PREFIX bytes consumed without a value
+   before IN, and bring CD, the decoder's iconv_t, to the state where it
+   ends (T's `on' is false if that failed).  Sets *PREFIX to those after
+   the last value, *GAVE to whether there was one, and *LAST to where it
+   began.  */
+size_t shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
+                     struct memo_charset const *cs, struct decoder *d,
+                     uint8_t const *in, size_t n, int64_t rel,
+                     struct pivot *p, size_t room, int64_t *prefix,
+                     bool *gave, size_t *last);
+
+/* An encoder to a charset of SO and SI, which follows the shifts it
+   writes: what iconv(3) encodes each character to in the state it
+   leads to (one byte: the initial state; two: after SO), learned and
+   checked (shift_enc_learn), and the state of what was written.  */
+struct shift_enc
+{
+  struct enc_memo known;
+  uint8_t so, si;
+  bool shifted;                 /* What was written ends after SO.  */
+  bool synced;                  /* The encoder's iconv_t is there too.  */
+  ucs4_t sample[2];             /* A character known of each state.  */
+};
+
+/* A new one for the charset CS, or NULL when CS is not of SO and SI.  */
+struct shift_enc *shift_enc_new (struct memo_charset const *cs);
+
+/* Encode CP[*I..N) with what SE knows into OUT from *O, with the shifts
+   between them, while OUT has MAX_ENCODED bytes of room below CAP, and
+   move *I and *O past them.  Stops at a value SE does not know, or
+   returns true at one it knows cannot be encoded.  */
+bool shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i,
+                    size_t n, uint8_t *out, size_t *o, size_t cap);
+
+/* Bring CD, the encoder's iconv_t, to the state of what SE wrote,
+   before it is called (or flushed, when FLUSH: then the state is the
+   initial one again).  */
+void shift_enc_sync (struct shift_enc *se, iconv_t cd, bool flush);
+
+/* The encoder's iconv_t, in the state of *SE, encoded C to
+   OUT[0..LEN) (ERR: its errno): learn it when PROBE, an iconv_t to the
+   same charset, confirms it; otherwise free *SE and set it to NULL, for
+   good.  */
+void shift_enc_learn (struct shift_enc **se, iconv_t probe, ucs4_t c,
+                      uint8_t const *out, size_t len, int err);
+
+void shift_enc_free (struct shift_enc *se);
+
+#endif
