@@ -186,32 +186,14 @@ find_nul_pattern (struct auto_state const *s, uint8_t const *in,
 {
   struct nul_count count;
   size_t held = s->look_len < total ? s->look_len : total;
+  struct codec const *c;
+  bool undecided;
 
   memset (&count, 0, sizeof count);
   nul_pattern_add (&count, s->look, held);
   nul_pattern_add (&count, in, total - held);
-  switch (nul_pattern_verdict (&count, last))
-    {
-    case NUL_PATTERN_LE:
-      return &codec_utf16le;
-    case NUL_PATTERN_BE:
-      return &codec_utf16be;
-    case NUL_PATTERN_UNDECIDED:
-      return UNDECIDED;
-    default:
-      break;
-    }
-  switch (nul_pattern_verdict32 (&count, last))
-    {
-    case NUL_PATTERN_LE:
-      return &codec_utf32le;
-    case NUL_PATTERN_BE:
-      return &codec_utf32be;
-    case NUL_PATTERN_UNDECIDED:
-      return UNDECIDED;
-    default:
-      return NULL;
-    }
+  c = nul_pattern_codec (&count, last, &undecided);
+  return undecided ? UNDECIDED : c;
 }
 
 /* Read the values of the bytes 80..FF of the code page C from its

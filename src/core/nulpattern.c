@@ -243,29 +243,41 @@ nul_pattern_find (uint8_t const *buf, size_t n, bool complete)
 }
 
 struct codec const *
+nul_pattern_codec (struct nul_count const *count, bool final,
+                   bool *undecided)
+{
+  static struct codec const *const forms[2][2] = {
+    { &codec_utf16le, &codec_utf16be },
+    { &codec_utf32le, &codec_utf32be }
+  };
+  int k;
+
+  *undecided = false;
+  for (k = 0; k < 2; k++)
+    switch (k ? nul_pattern_verdict32 (count, final)
+            : nul_pattern_verdict (count, final))
+      {
+      case NUL_PATTERN_LE:
+        return forms[k][0];
+      case NUL_PATTERN_BE:
+        return forms[k][1];
+      case NUL_PATTERN_UNDECIDED:
+        *undecided = true;
+        return NULL;
+      default:
+        break;
+      }
+  return NULL;
+}
+
+struct codec const *
 nul_pattern_form (uint8_t const *buf, size_t n, bool complete)
 {
   struct nul_count count;
+  bool undecided;
   memset (&count, 0, sizeof count);
   nul_pattern_add (&count, buf, n);
-  switch (nul_pattern_verdict (&count, complete))
-    {
-    case NUL_PATTERN_LE:
-      return &codec_utf16le;
-    case NUL_PATTERN_BE:
-      return &codec_utf16be;
-    default:
-      break;
-    }
-  switch (nul_pattern_verdict32 (&count, complete))
-    {
-    case NUL_PATTERN_LE:
-      return &codec_utf32le;
-    case NUL_PATTERN_BE:
-      return &codec_utf32be;
-    default:
-      return NULL;
-    }
+  return nul_pattern_codec (&count, complete, &undecided);
 }
 
 enum nul_pattern
