@@ -735,7 +735,10 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
         }
       else if (bytes > 0)
         {
-          if (used == k && bytes == 4)
+          if (h->memo_on
+              && shift_in_values (h->charset, h->fromcode, v.s, used))
+            memo_stop (h);
+          else if (used == k && bytes == 4)
             learn (h, v.s, k, err, out);
           push_values (d, p, out, bytes, v.rel - h->prefix,
                        used + (size_t) h->prefix);

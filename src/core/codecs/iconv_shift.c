@@ -106,7 +106,10 @@ seq_add (struct seq *q, uint8_t const *b, size_t n, ucs4_t const *cp,
 {
   memcpy (q->b + q->n, b, n);
   q->n += n;
-  memcpy (q->cp + q->count, cp, count * sizeof *cp);
+  /* A shift byte comes with no value (CP NULL), and memcpy takes no
+     null pointer, even for no bytes.  */
+  if (count > 0)
+    memcpy (q->cp + q->count, cp, count * sizeof *cp);
   q->count += count;
 }
 
@@ -322,6 +325,18 @@ shift_note (struct shift_track *t, struct memo *m,
   if (to != t->shifted)
     swap_memos (t, m);
   return true;
+}
+
+bool
+shift_in_values (struct memo_charset *cs, char const *fromcode,
+                 uint8_t const *s, size_t used)
+{
+  if (used < 2)
+    return false;
+  if (!cs->decided)
+    shift_probe_charset (cs, fromcode);
+  return (cs->shifting
+          && (memchr (s, cs->so, used) || memchr (s, cs->si, used)));
 }
 
 void

@@ -50,6 +50,14 @@ bool shift_note (struct shift_track *t, struct memo *m,
    state: so does T, whose decoder's memo is M.  */
 void shift_reset (struct shift_track *t, struct memo *m);
 
+/* Whether a call of iconv() that gave values consumed, with them, one
+   of the shift bytes of the charset CS (of SO and SI) in S[0..USED):
+   glibc's ISO-2022-CN, shown ESC SO, writes the ESC and consumes the
+   SO.  The decoder's shift state is then not known, and its memo must
+   stop.  Probes CS if need be.  */
+bool shift_in_values (struct memo_charset *cs, char const *fromcode,
+                      uint8_t const *s, size_t used);
+
 /* The decoder whose memo is M (that of the state of T, after SO) of the
    charset FROMCODE (CS) noted S[0..LEN) as the character C, which
    memo_note called SIGHT: check it, with others, when it is time, and
