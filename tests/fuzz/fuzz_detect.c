@@ -108,6 +108,7 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
   k = size - 2 < sizeof text - head ? size - 2 : sizeof text - head;
   memcpy (text + head, data + 2, k);
   n = head + k;
+  iconv_model_keep_loaded ();
   if (!tmp && !(tmp = tmpfile ()))
     abort ();
   /* Long inputs read a byte at a time would take seconds under the
