@@ -24,9 +24,10 @@
         two calls marks what one call marks;
      2. legacy_detect is deterministic (two calls, the same verdict:
         when -f auto decides legacy, its own call is the second, and
-        property 3 compares the two), its confidence is within 0..100, it names a code page, and a
-        single-byte answer is one (legacy_single_byte); the mixed
-        reading's choice (legacy_reads_mixed) is deterministic too;
+        property 3 compares the two), its confidence is within 0..100,
+        it names a code page, and a single-byte answer is one
+        (legacy_single_byte); the mixed reading's choice
+        (legacy_reads_mixed) is deterministic too;
      3. -f auto decides the same, with the same confidence, whatever
         the block size (one buffer, the input's block size: inputs of
         an even size), and when it decides legacy it names

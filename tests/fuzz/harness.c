@@ -55,6 +55,7 @@
 #include "policy.h"
 #include "progname.h"
 #include "reference.h"
+#include "run_cache.h"
 #include "registry.h"
 #include "simd/kernels.h"
 
@@ -352,47 +353,6 @@ free_outcome (struct outcome *o)
   free (o->diag);
 }
 
-/* Runs kept for their configuration, as the batch layer keeps one run
-   for many files (pipeline_restart between them): pipeline_start's
-   buffers (most of a megabyte) cost more under ASan than converting a
-   fuzzer's input, and an execution converts several times under a few
-   configurations, which the next executions mostly share.  The least
-   recently used run makes room for a new configuration.  */
-enum { RUN_CACHE = 32 };
-static struct cached_run
-{
-  struct run_config cfg;
-  struct run *run;
-  unsigned long used;
-} run_cache[RUN_CACHE];
-
-/* A run of CFG (made with memset, so compared byte by byte), ready
-   for a file whose output goes to FD.  */
-static struct run *
-cached_run (struct run_config const *cfg, int fd)
-{
-  static unsigned long tick;
-  size_t k, victim = 0;
-  for (k = 0; k < RUN_CACHE; k++)
-    {
-      if (run_cache[k].run
-          && memcmp (&run_cache[k].cfg, cfg, sizeof *cfg) == 0)
-        {
-          run_cache[k].used = ++tick;
-          pipeline_restart (run_cache[k].run, fd, NULL, NULL);
-          return run_cache[k].run;
-        }
-      if (run_cache[k].used < run_cache[victim].used)
-        victim = k;
-    }
-  if (run_cache[victim].run)
-    pipeline_finish (run_cache[victim].run);
-  run_cache[victim].cfg = *cfg;
-  run_cache[victim].used = ++tick;
-  run_cache[victim].run = pipeline_start (cfg, fd);
-  return run_cache[victim].run;
-}
-
 static void
 run_pipeline (struct codec const *from, struct codec const *to,
               enum policy pol, enum bom_mode bom, uint8_t const *s, size_t n,
@@ -442,7 +402,7 @@ run_pipeline (struct codec const *from, struct codec const *to,
   o->diaglen = 0;
   stderr = open_memstream (&o->diag, &o->diaglen);
   CHECK (stderr, "open_memstream failed");
-  run = cached_run (&cfg, out_fd);
+  run = fuzz_cached_run (&cfg, out_fd);
   o->result = pipeline_convert_fd (run, fd, "in");
   {
     struct file_stats st;
