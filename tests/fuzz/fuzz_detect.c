@@ -39,6 +39,7 @@
 
 #include "detect.h"
 #include "iconv_model.h"
+#include "run_cache.h"
 #include "unicode/utf8.h"
 
 int LLVMFuzzerTestOneInput (uint8_t const *data, size_t size);
@@ -109,6 +110,7 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
   memcpy (text + head, data + 2, k);
   n = head + k;
   iconv_model_keep_loaded ();
+  iconv_model_take_runs (fuzz_cached_run);
   if (!tmp && !(tmp = tmpfile ()))
     abort ();
   /* Long inputs read a byte at a time would take seconds under the

@@ -45,6 +45,7 @@
 #include "detect.h"
 #include "detect_score.h"
 #include "iconv_model.h"
+#include "run_cache.h"
 #include "unicode/utf8.h"
 
 int LLVMFuzzerTestOneInput (uint8_t const *data, size_t size);
@@ -169,6 +170,7 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
   direct = fh < n && !valid;
 
   iconv_model_keep_loaded ();
+  iconv_model_take_runs (fuzz_cached_run);
   if (!tmp && !(tmp = tmpfile ()))
     abort ();
   memset (&cfg, 0, sizeof cfg);

@@ -36,7 +36,7 @@ fuzz_cached_run (struct run_config const *cfg, int fd)
     }
   if (run_cache[victim].run)
     pipeline_finish (run_cache[victim].run);
-  run_cache[victim].cfg = *cfg;
+  memcpy (&run_cache[victim].cfg, cfg, sizeof *cfg);
   run_cache[victim].used = ++tick;
   run_cache[victim].run = pipeline_start (cfg, fd);
   return run_cache[victim].run;

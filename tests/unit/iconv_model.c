@@ -299,15 +299,26 @@ to_sb (void *arg, uint8_t const *buf, size_t n)
   return 0;
 }
 
+/* See iconv_model_take_runs; NULL: a run for each conversion.  */
+static struct run *(*take_run) (struct run_config const *, int);
+
+void
+iconv_model_take_runs (struct run *(*get) (struct run_config const *, int))
+{
+  take_run = get;
+}
+
 enum file_result
 iconv_pipeline_config (int in_fd, struct run_config const *config,
                        uint8_t const *in, size_t n, size_t bs,
                        struct sb *out, struct file_stats *stats)
 {
-  struct run_config cfg = *config;
+  struct run_config cfg;
   struct run *run;
   enum file_result res;
 
+  /* Padding too, which a run cache compares.  */
+  memcpy (&cfg, config, sizeof cfg);
   cfg.block_size = bs;
   memset (out, 0, sizeof *out);
   sb_printf (out, "%s", "");
@@ -318,12 +329,13 @@ iconv_pipeline_config (int in_fd, struct run_config const *config,
       printf ("Bail out! cannot write the input file\n");
       exit (1);
     }
-  run = pipeline_start (&cfg, -1);
+  run = take_run ? take_run (&cfg, -1) : pipeline_start (&cfg, -1);
   pipeline_restart (run, -1, to_sb, out);
   res = pipeline_convert_fd (run, in_fd, "in");
   if (stats)
     pipeline_file_stats (run, stats);
-  pipeline_finish (run);
+  if (!take_run)
+    pipeline_finish (run);
   return res;
 }
 
