@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "iconv_model.h"
+#include "run_cache.h"
 #include "unicode/utf8.h"
 
 int LLVMFuzzerTestOneInput (uint8_t const *data, size_t size);
@@ -242,6 +243,7 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
             check = false;
         }
     }
+  iconv_model_take_runs (fuzz_cached_run);
   if (!tmp && !(tmp = tmpfile ()))
     abort ();
 

@@ -3,10 +3,19 @@
 
    Input layout (so that the fuzzer chooses the options and the splits):
 
-     byte 0    bits 0-3: output encoding; bits 4-5: --bom mode
+     byte 0    bits 0-3: output encoding; bits 4-5: --bom mode; bits 6-7
+               with the text's length modulo 64: which checks of the
+               pipeline run (SAMPLE below)
      byte 1    bits 0-2: number K of split points; bits 3-7: input encoding
      K bytes   the lengths of the first K chunks (0 = an empty chunk)
-     the rest  the text to convert
+     the rest  the text to convert; its last byte chooses the round trip
+               and the kernel set and alignment of the kernel checks
+
+   Each property below is checked by every input (1, 2 for the decoder,
+   3 for the decoder and strict, 4) or by the inputs that choose it
+   (the other policy of 3, 2 and 6 for the pipeline, 5, 6 kernel by
+   kernel): see SAMPLE.  UTF8CONV_FUZZ_FULL=1 (make fuzz) runs them all
+   on every input.
 
    The properties (issue 6):
 
@@ -46,6 +55,7 @@
 #include "policy.h"
 #include "progname.h"
 #include "reference.h"
+#include "run_cache.h"
 #include "registry.h"
 #include "simd/kernels.h"
 
@@ -86,13 +96,30 @@ static char const *impls[8];    /* Kernel sets, "reference" excluded.  */
 static int in_fd = -1, out_fd = -1;
 
 /* With UTF8CONV_FUZZ_FULL set (make fuzz), every input is run under
-   every policy with every split and kernel set.  Without it (the minute
-   per harness of CI), each input runs every policy once against the
-   reference, and the splits and kernel sets under one policy and with
-   one kernel set that the input picks (SAMPLE): about four times as many
-   inputs a second, so the fuzzer explores further in the same time.  */
+   every policy with every split, kernel set, round trip and alignment.
+   Without it (CI's runs and tests/fuzz/long), the input chooses, by
+   SAMPLE (byte 0's bits 6-7 and the text's length modulo 64, both of
+   which the fuzzer varies): strict and one other policy against the
+   reference (strict, for its prefix property), the splits under one of
+   the two, and one kernel set end to end; and by the text's last byte
+   (SAMPLE_TAIL), one of the round trips, and one kernel set at one
+   alignment kernel by kernel.  Over a run every
+   choice is made, for every property of the list above, at several
+   times the executions a second of the full sweep.  */
 static bool full_sweep;
 static unsigned int sample;
+/* The choices of the checks that do not go through check_pipeline
+   (round trips; kernel set and alignment of the kernels one by one):
+   the text's last byte.  */
+static unsigned int sample_tail;
+
+/* Whether the check numbered K of COUNT (the choice WHICH, SAMPLE
+   divided by the choices made before it) is run on this input.  */
+static bool
+chosen (unsigned int which, unsigned int count, unsigned int k)
+{
+  return full_sweep || which % count == k;
+}
 
 static void
 collect (struct codec_set *set, char const *const *names)
@@ -375,14 +402,13 @@ run_pipeline (struct codec const *from, struct codec const *to,
   o->diaglen = 0;
   stderr = open_memstream (&o->diag, &o->diaglen);
   CHECK (stderr, "open_memstream failed");
-  run = pipeline_start (&cfg, out_fd);
+  run = fuzz_cached_run (&cfg, out_fd);
   o->result = pipeline_convert_fd (run, fd, "in");
   {
     struct file_stats st;
     pipeline_file_stats (run, &st);
     diag_handled ("in", &st, pol);
   }
-  pipeline_finish (run);
   fclose (stderr);
   stderr = saved;
   if (chunks)
@@ -565,6 +591,7 @@ check_pipeline (struct codec const *from, struct codec const *to,
                 size_t const *split, size_t nsplit)
 {
   struct outcome o[5], other;
+  bool ran[POLICY_IGNORE + 1] = { false };
   int pol;
   size_t k, nimpls = 0;
 
@@ -572,8 +599,13 @@ check_pipeline (struct codec const *from, struct codec const *to,
     nimpls++;
   if (bom == BOM_ADD && !(to->flags & CODEC_UNICODE))
     bom = BOM_AUTO;
+  /* Strict, and the other policy the input chooses.  */
   for (pol = POLICY_STRICT; pol <= POLICY_IGNORE; pol++)
     {
+      if (pol != POLICY_STRICT
+          && !chosen (sample, POLICY_IGNORE, (unsigned int) pol - 1))
+        continue;
+      ran[pol] = true;
       use_kernels ("reference");
       run_pipeline (from, to, pol, bom, s, n, 65536, NULL, 0, &o[pol]);
       check_against_model (from, to, pol, bom, s, n, &o[pol]);
@@ -581,7 +613,8 @@ check_pipeline (struct codec const *from, struct codec const *to,
         check_well_formed (bom == BOM_STRIP && to->unmarked
                            ? to->unmarked : to, &o[pol], from, pol);
 
-      if (!full_sweep && (unsigned int) pol != sample % 5)
+      /* The splits under strict or the other policy.  */
+      if (!chosen (sample / POLICY_IGNORE, 2, pol != POLICY_STRICT))
         continue;
 
       /* One byte per read(), then the fuzzer's chunks.  */
@@ -599,7 +632,8 @@ check_pipeline (struct codec const *from, struct codec const *to,
       /* Each kernel set, end to end.  */
       for (k = 0; impls[k]; k++)
         {
-          if (!full_sweep && k != sample / 5 % nimpls)
+          if (!chosen (sample / (2 * POLICY_IGNORE), (unsigned int) nimpls,
+                       (unsigned int) k))
             continue;
           use_kernels (impls[k]);
           run_pipeline (from, to, pol, bom, s, n, 65536, NULL, 0, &other);
@@ -611,11 +645,13 @@ check_pipeline (struct codec const *from, struct codec const *to,
   /* Strict writes exactly what precedes the first error: a prefix of
      what any other policy writes.  */
   for (pol = POLICY_REPLACE; pol <= POLICY_IGNORE; pol++)
-    CHECK (strict_is_prefix (to, &o[POLICY_STRICT], &o[pol]),
-           "-f %s -t %s: strict output is not a prefix of %s output",
-           from->name, to->name, policy_name (pol));
+    if (ran[pol])
+      CHECK (strict_is_prefix (to, &o[POLICY_STRICT], &o[pol]),
+             "-f %s -t %s: strict output is not a prefix of %s output",
+             from->name, to->name, policy_name (pol));
   for (pol = POLICY_STRICT; pol <= POLICY_IGNORE; pol++)
-    free_outcome (&o[pol]);
+    if (ran[pol])
+      free_outcome (&o[pol]);
 }
 
 /* Convert S[0..N) from FROM to VIA and back under POLICY, and check
@@ -647,50 +683,66 @@ check_there_and_back (char const *from, char const *via, enum policy pol,
   free_outcome (&b);
 }
 
+/* Any byte string S[0..N) through UTF-16LE and back to UTF-8 under
+   surrogateescape is itself (one of check_round_trips's choices).  */
+static void
+check_utf8_via_utf16 (struct codec const *u8, struct codec const *u16,
+                      uint8_t const *s, size_t n, bool lone_bom)
+{
+  struct outcome a, b;
+  run_pipeline (u8, u16, POLICY_SURROGATEESCAPE, BOM_AUTO, s, n, 65536,
+                NULL, 0, &a);
+  CHECK (a.result == FILE_OK, "-e surrogateescape UTF-8 -> UTF-16LE "
+         "failed");
+  /* A UTF-16 BOM is not carried into UTF-8: a leading EF BB BF comes
+     back with --bom=add (SPEC §4).  */
+  run_pipeline (u16, u8, POLICY_SURROGATEESCAPE,
+                n >= 3 && memcmp (s, "\xEF\xBB\xBF", 3) == 0
+                ? BOM_ADD : BOM_AUTO, a.out, a.outlen, 65536, NULL, 0, &b);
+  CHECK (b.result == FILE_OK && ((b.outlen == n && memcmp (b.out, s, n) == 0)
+                                 || (lone_bom && b.outlen == 0)),
+         "-e surrogateescape UTF-8 -> UTF-16LE -> UTF-8 does not give "
+         "the input back");
+  free_outcome (&a);
+  free_outcome (&b);
+}
+
 /* SPEC §4: surrogateescape gives any byte string back.  A lone BOM is
    the exception: SPEC §10 writes a signature only with a character.
    SPEC §3: WTF-8 and MUTF-8 carry any string of UTF-16 units, so UTF-16
    through them and back is the identity even under strict, and so is
    well-formed WTF-8 (or MUTF-8 without a raw 00, which comes back as
-   C0 80) through UTF-16.  */
+   C0 80) through UTF-16.
+   The input chooses one of these round trips (SAMPLE_TAIL), or all of
+   them under UTF8CONV_FUZZ_FULL.  */
 static void
 check_round_trips (enum fuzz_family fam, uint8_t const *s, size_t n)
 {
-  struct outcome a, b;
+  struct outcome a;
   use_kernels (impls[0] ? impls[0] : "reference");
   if (fam == FAMILY_UTF8)
     {
       struct codec const *u8 = registry_find ("UTF-8");
       struct codec const *u16 = registry_find ("UTF-16LE");
       bool lone_bom = n == 3 && memcmp (s, "\xEF\xBB\xBF", 3) == 0;
-      run_pipeline (u8, u8, POLICY_SURROGATEESCAPE, BOM_AUTO, s, n, 65536,
-                    NULL, 0, &a);
-      CHECK (a.result == FILE_OK && ((a.outlen == n
-                                      && memcmp (a.out, s, n) == 0)
-                                     || (lone_bom && a.outlen == 0)),
-             "-e surrogateescape UTF-8 -> UTF-8 is not the identity");
-      free_outcome (&a);
-      run_pipeline (u8, u16, POLICY_SURROGATEESCAPE, BOM_AUTO, s, n, 65536,
-                    NULL, 0, &a);
-      CHECK (a.result == FILE_OK, "-e surrogateescape UTF-8 -> UTF-16LE "
-             "failed");
-      /* A UTF-16 BOM is not carried into UTF-8: a leading EF BB BF
-         comes back with --bom=add (SPEC §4).  */
-      run_pipeline (u16, u8, POLICY_SURROGATEESCAPE,
-                    n >= 3 && memcmp (s, "\xEF\xBB\xBF", 3) == 0
-                    ? BOM_ADD : BOM_AUTO, a.out, a.outlen, 65536, NULL, 0,
-                    &b);
-      CHECK (b.result == FILE_OK && ((b.outlen == n
-                                      && memcmp (b.out, s, n) == 0)
-                                     || (lone_bom && b.outlen == 0)),
-             "-e surrogateescape UTF-8 -> UTF-16LE -> UTF-8 does not give "
-             "the input back");
-      free_outcome (&a);
-      free_outcome (&b);
-      if (ref_well_formed (REF_WTF8, s, n, false))
+      if (chosen (sample_tail, 4, 0))
+        {
+          run_pipeline (u8, u8, POLICY_SURROGATEESCAPE, BOM_AUTO, s, n,
+                        65536, NULL, 0, &a);
+          CHECK (a.result == FILE_OK && ((a.outlen == n
+                                          && memcmp (a.out, s, n) == 0)
+                                         || (lone_bom && a.outlen == 0)),
+                 "-e surrogateescape UTF-8 -> UTF-8 is not the identity");
+          free_outcome (&a);
+        }
+      if (chosen (sample_tail, 4, 1))
+        check_utf8_via_utf16 (u8, u16, s, n, lone_bom);
+      if (chosen (sample_tail, 4, 2)
+          && ref_well_formed (REF_WTF8, s, n, false))
         check_there_and_back ("WTF-8", "UTF-16LE", POLICY_STRICT, s, n,
                               lone_bom);
-      if (ref_well_formed (REF_MUTF8, s, n, false) && !memchr (s, 0, n))
+      if (chosen (sample_tail, 4, 3)
+          && ref_well_formed (REF_MUTF8, s, n, false) && !memchr (s, 0, n))
         check_there_and_back ("MUTF-8", "UTF-16LE", POLICY_STRICT, s, n,
                               lone_bom);
     }
@@ -698,17 +750,23 @@ check_round_trips (enum fuzz_family fam, uint8_t const *s, size_t n)
     {
       struct codec const *u16 = registry_find ("UTF-16LE");
       bool lone_bom = n == 2 && s[0] == 0xFF && s[1] == 0xFE;
-      run_pipeline (u16, u16, POLICY_SURROGATEESCAPE, BOM_AUTO, s, n, 65536,
-                    NULL, 0, &a);
-      CHECK (a.result == FILE_OK && ((a.outlen == n
-                                      && memcmp (a.out, s, n) == 0)
-                                     || (lone_bom && a.outlen == 0)),
-             "-e surrogateescape UTF-16LE -> UTF-16LE is not the identity");
-      free_outcome (&a);
-      check_there_and_back ("UTF-16LE", "WTF-8", POLICY_STRICT, s, n,
-                            lone_bom);
-      check_there_and_back ("UTF-16LE", "MUTF-8", POLICY_STRICT, s, n,
-                            lone_bom);
+      if (chosen (sample_tail, 3, 0))
+        {
+          run_pipeline (u16, u16, POLICY_SURROGATEESCAPE, BOM_AUTO, s, n,
+                        65536, NULL, 0, &a);
+          CHECK (a.result == FILE_OK && ((a.outlen == n
+                                          && memcmp (a.out, s, n) == 0)
+                                         || (lone_bom && a.outlen == 0)),
+                 "-e surrogateescape UTF-16LE -> UTF-16LE is not the "
+                 "identity");
+          free_outcome (&a);
+        }
+      if (chosen (sample_tail, 3, 1))
+        check_there_and_back ("UTF-16LE", "WTF-8", POLICY_STRICT, s, n,
+                              lone_bom);
+      if (chosen (sample_tail, 3, 2))
+        check_there_and_back ("UTF-16LE", "MUTF-8", POLICY_STRICT, s, n,
+                              lone_bom);
     }
 }
 
@@ -850,14 +908,21 @@ check_utf16_kernel (struct kernels const *k, uint8_t const *s, size_t n)
 static void
 check_kernels (enum fuzz_family fam, uint8_t const *s, size_t n)
 {
-  size_t i, shift;
+  size_t i, shift, nimpls = 0;
+  while (impls[nimpls])
+    nimpls++;
   for (i = 0; impls[i]; i++)
     {
+      if (!chosen (sample_tail / 4, (unsigned int) nimpls, (unsigned int) i))
+        continue;
       use_kernels (impls[i]);
       /* At a few alignments, from a private copy of exactly the right
          size.  */
       for (shift = 0; shift < 4 && shift <= n; shift++)
         {
+          if (!chosen (sample_tail / 4 / (unsigned int) nimpls, 4,
+                       (unsigned int) shift))
+            continue;
           uint8_t *copy = malloc (n - shift + 1);
           memcpy (copy, s + shift, n - shift);
           if (fam == FAMILY_UTF8)
@@ -897,6 +962,7 @@ fuzz_one (enum fuzz_family fam, uint8_t const *data, size_t size)
     }
   split[k++] = n - pos;
   sample = (unsigned int) (data[0] >> 6) + 4 * (unsigned int) (n % 64);
+  sample_tail = n > 0 ? s[n - 1] : 0;
 
   check_decoder (from, s, n, split, k, 1 + data[0] % 5);
   check_pipeline (from, to, bom, s, n, split, k);

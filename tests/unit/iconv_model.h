@@ -37,6 +37,21 @@
 /* The longest input the model takes.  */
 enum { ICONV_MODEL_MAX_INPUT = 4096 };
 
+/* Keep the multi-byte code pages of -f auto open for the rest of the
+   process, so that glibc does not unload their gconv modules when the
+   bridge closes its iconv_t at the end of each file and load them again
+   for the next (a fuzz harness converts thousands of files a second;
+   utf8conv converts them with one open each).  */
+void iconv_model_keep_loaded (void);
+
+/* From now on, iconv_pipeline_config takes its runs from GET (which
+   returns a run of the configuration it is given, ready for a file
+   whose output goes to the descriptor, and keeps it) instead of
+   starting and finishing one for each conversion: a fuzz harness's
+   run cache (tests/fuzz/run_cache.h).  */
+void iconv_model_take_runs (struct run *(*get) (struct run_config const *,
+                                                int));
+
 /* Convert IN[0..N) (N <= ICONV_MODEL_MAX_INPUT) from the charset NAME to
    UTF-8 under the policy P into OUT (initialised here), as described
    above; the file's result.  */

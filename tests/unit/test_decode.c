@@ -420,6 +420,15 @@ test_utf16_decode (void)
                 "FEFF@0 1F600@2 !00.D8@6:TRUNC", "LE pair and a high at end");
   check_decode ("UTF-16", false, BYTES (0xFF), "!FF@0:TRUNC",
                 "a single byte");
+  /* The NUL pattern's counts are kept from call to call (unmarked.c):
+     byte by byte, as at every other split, they decide as the whole
+     window does.  */
+  check_decode ("UTF-16", false,
+                BYTES (0x3F, 0x04, 0x40, 0x04, 0x38, 0x04, 0x32, 0x04, 0x35,
+                       0x04, 0x42, 0x04, 0x3C, 0x04, 0x38, 0x04, 0x40, 0x04),
+                "43F@0 440@2 438@4 432@6 435@8 442@10 43C@12 438@14 440@16",
+                "no BOM, Cyrillic without NULs: the script rule, "
+                "little-endian, at every split");
   check_decode ("UTF-16", true, BYTES (0xFE, 0xFF, 0xD8, 0x00, 0x00, 0x41),
                 "FEFF@0 D800@2 41@4", "BE, lone high passes");
 

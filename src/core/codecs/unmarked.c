@@ -40,14 +40,19 @@ struct unmarked_state
   unsigned int look_len;        /* Bytes held in LOOK.  */
   unsigned int look_pos;        /* Of which replayed already.  */
   uint8_t look[NUL_PATTERN_WINDOW];
+  /* The NUL pattern's counts of LOOK's bytes so far (UTF-16), kept so
+     that each call counts only its own bytes: recounting the window at
+     every call made input that comes a byte per read quadratic.  */
+  struct nul_count count;
 };
 
 /* The form of the unmarked codec C (UTF-16 or UTF-32) that the window
    W[0..N) says, FINAL when no byte follows it; NULL while more bytes
-   could still change the answer.  Sets *HOW.  */
+   could still change the answer.  Sets *HOW.  COUNT holds the NUL
+   pattern's counts of the bytes of W given in earlier calls.  */
 static struct codec const *
 choose (struct codec const *c, uint8_t const *w, size_t n, bool final,
-        enum detect_how *how)
+        struct nul_count *count, enum detect_how *how)
 {
   static uint8_t const bom_le[4] = { 0xFF, 0xFE, 0, 0 };
   static uint8_t const bom_be16[2] = { 0xFE, 0xFF };
@@ -66,7 +71,15 @@ choose (struct codec const *c, uint8_t const *w, size_t n, bool final,
     return le;
   if (unit <= n && memcmp (w, u32 ? bom_be32 : bom_be16, unit) == 0)
     return be;
-  v = u32 ? nul_pattern_find32 (w, n, final) : nul_pattern_find (w, n, final);
+  if (u32)
+    v = nul_pattern_find32 (w, n, final);
+  else
+    {
+      /* The same counts as nul_pattern_find (W, N, FINAL) makes.  */
+      if (count->bytes < n)
+        nul_pattern_add (count, w + count->bytes, n - count->bytes);
+      v = nul_pattern_verdict (count, final);
+    }
   if (v == NUL_PATTERN_UNDECIDED)
     return NULL;
   *how = v == NUL_PATTERN_NONE ? DETECT_DEFAULT : DETECT_NUL_PATTERN;
@@ -148,7 +161,7 @@ unmarked_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
       memcpy (s->look + s->look_len, in, took);
       s->look_len += (unsigned int) took;
       c = choose (d->codec, s->look, s->look_len, last && took == n,
-                  &s->how);
+                  &s->count, &s->how);
       if (!c)
         /* Not decided: the window is not full, so TOOK is N.  */
         return DECODE_INPUT_EMPTY;
