@@ -689,10 +689,9 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
   for (;;)
     {
       uint8_t out[4 * BRIDGE_MAX_VALUES];
-      size_t used, bytes, k;
+      size_t used, bytes, k, room;
       unsigned int cl;
       int err;
-      size_t room;
 
       decode_known (d, h, in, &i, n, p);
       decode_units (d, h, in, &i, n, p);
