@@ -14,7 +14,7 @@ of the model, from two sources that Debian ships, and nothing else:
    GUI and library packages only: Linux-PAM, PackageKit, at-spi2-core,
    gdk-pixbuf, shared-mime-info, xdg-user-dirs, software-properties
    and iso-codes (iso_639*, iso_3166*); for the languages added later
-   (ro, sk, sl, hr, bg, sr, mk, be, fi, is, ga, sq, fa, vi, th) also
+   (ro, sk, sl, hr, bg, sr, mk, be, fi, is, ga, sq, fa, vi, th, it, nl) also
    those of avahi, appstream, gsettings-desktop-schemas, gstreamer,
    polkit, xkeyboard-config, python-apt and iso-codes' iso_15924 and
    iso_4217.  They give the languages that have no translated manual
@@ -93,6 +93,11 @@ LANGS = {
     # its one-letter words è and à cost so much that the Slovak model
     # read Italian text as CP1250 (è, à as č, ŕ) more cheaply.
     'it': (None, (), 'it'),
+    # Dutch also has a model of its own (and stays in `west'): pooled,
+    # its few letters above 7F (ë, ï, é and the curly quotes) weigh too
+    # little, and a short Dutch text read as MACINTOSH or CP1257 cost
+    # less than as CP1252.
+    'nl': (None, (), 'nl'),
     # One model for the Western languages that have none of their own,
     # so that their text read in a Western code page is read as Latin
     # text (SPEC §13: Western text of a language the model does not
@@ -104,7 +109,7 @@ LANGS = {
 # The languages that also read EXTRA_DOMAINS: the new ones (the text of
 # the first twenty, and so their models, stay as they were).
 NEW_LANGS = ('ro', 'sk', 'sl', 'hr', 'bg', 'sr', 'mk', 'be', 'fi', 'is',
-             'ga', 'sq', 'fa', 'vi', 'th', 'it')
+             'ga', 'sq', 'fa', 'vi', 'th', 'it', 'nl')
 
 TRAIN_DOMAINS = re.compile(
     r'^(Linux-PAM|PackageKit|at-spi2-core|gdk-pixbuf|shared-mime-info|'

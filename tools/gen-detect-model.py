@@ -73,7 +73,7 @@ ALPHABET = ('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 LANGS = ('de', 'fr', 'es', 'cs', 'pl', 'hu', 'ru', 'uk', 'el', 'tr', 'he',
          'ar', 'lt', 'lv', 'et', 'ja', 'zh_CN', 'zh_TW', 'ko', 'west',
          'ro', 'sk', 'sl', 'hr', 'bg', 'sr', 'mk', 'be', 'fi', 'is', 'ga',
-         'sq', 'fa', 'vi', 'th', 'it')
+         'sq', 'fa', 'vi', 'th', 'it', 'nl')
 
 
 PUNCT = (0xA0, 0xAB, 0xBB, 0x2013, 0x2014, 0x201C, 0x201D, 0x201E, 0x2026,

@@ -67,13 +67,13 @@ enum detect_lang
   L_WEST,
   /* The languages of SPEC §13 added after the first twenty.  */
   L_RO, L_SK, L_SL, L_HR, L_BG, L_SR, L_MK, L_BE, L_FI, L_IS, L_GA, L_SQ,
-  L_FA, L_VI, L_TH, L_IT,
+  L_FA, L_VI, L_TH, L_IT, L_NL,
   L_NONE = -1
 };
 
 enum
 {
-  MAX_LANGS = 9,
+  MAX_LANGS = 10,
   /* In the model's units (quarters of a nat).  */
   MARGIN = 12 * MODEL_SCALE,
   SOFT = 10 * MODEL_SCALE,
@@ -94,7 +94,7 @@ static struct candidate
   short langs[MAX_LANGS];
 } const candidates[] = {
   { "CP1252", false, false,
-    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ, L_IT } },
+    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ, L_IT, L_NL } },
   { "CP1250", false, false,
     { L_CS, L_PL, L_HU, L_SK, L_SL, L_HR, L_RO, L_NONE } },
   { "CP1251", false, true,
@@ -126,7 +126,7 @@ static struct candidate
   /* Romanian with its own ș and ț (comma below).  */
   { "ISO-8859-16", false, false, { L_RO, L_NONE, L_NONE, L_NONE } },
   { "ISO-8859-15", false, false,
-    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ, L_IT } },
+    { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ, L_IT, L_NL } },
   { "CP850", false, false,
     { L_DE, L_FR, L_ES, L_WEST, L_FI, L_IS, L_GA, L_SQ } },
   { "CP437", false, false, { L_DE, L_FR, L_ES, L_WEST, L_NONE } },
@@ -666,10 +666,16 @@ mixed_delta (uint8_t const *win, size_t n, struct runs const *r,
       delta += (int64_t) text_cost (buf, m, lang) - (int64_t) legacy;
       /* A character the language never showed (CJK in Macedonian
          CP1251 text, whose ејќ is E5 BC 9D) is no evidence of UTF-8:
-         it costs as an undefined byte.  */
+         it costs as an undefined byte.  Punctuation that the model
+         folds to a space (» « and the no-break space of a file whose
+         UTF-8 lines hold only those) is not counted: the model holds
+         no character below U+0080 at all.  */
       for (i = 1; i + (b < n) < m; i++)
-        if (model_cost (lang, 0, fold (buf[i])) == MODEL_UNSEEN)
-          delta += 2 * MODEL_UNSEEN;
+        {
+          ucs4_t f = fold (buf[i]);
+          if (f >= 0x80 && model_cost (lang, 0, f) == MODEL_UNSEEN)
+            delta += 2 * MODEL_UNSEEN;
+        }
     }
   return delta;
 }

@@ -51,6 +51,16 @@ CP1252_HIGH_UTF8=e282acc281e2809ac692e2809ee280a6e280a0e280a1cb86e280b0c5a0e280b
   auto_all "636166c3a920c3a974c3a920e282ac20c28120c3a2e2809a780a" in
 }
 
+@test "auto: mixed, with guillemets and no-break spaces as the UTF-8 lines' only characters" {
+  # The UTF-8 lines hold only » « and U+00A0, which the models fold to a
+  # space; the mixed reading cost those as characters the language never
+  # showed, and the file was read as CP1252 (Â» Â«).
+  printf 'Ein \302\273Multihop\302\253 wurde versucht\nDer Name f\374r die Option \273stat\253 fehlt\nerreur\302\240: \351chec\n' >in
+  run -0 "$UTF8CONV" --detect in
+  assert_output "in: UTF-8 + CP1252 (confidence 0.00, mixed)"
+  auto_all "$(printf 'Ein \302\273Multihop\302\253 wurde versucht\nDer Name f\303\274r die Option \302\273stat\302\253 fehlt\nerreur\302\240: \303\251chec\n' | hex)" in
+}
+
 @test "auto: a CP1252 byte at the end of the input" {
   printf 'caf\351' >in
   auto_all "636166c3a9" in
