@@ -304,7 +304,10 @@ bridge_encoder_open (struct encoder *e)
     return;
   if (!b->charset->decided)
     shift_probe_charset (b->charset, b->name);
-  h->enc_on = b->charset->suits;
+  /* Or whose decoder only holds a letter back (CP1255): its encoder is
+     checked character by character, and one that holds a character
+     back too (BIG5-HKSCS's) shows at its first, for good.  */
+  h->enc_on = b->charset->suits || (b->charset->holds && !b->enc->stateful);
   /* A charset of SO and SI: the encoder follows its shifts.  */
   h->senc = b->exact ? NULL : shift_enc_new (b->charset);
 }
@@ -982,5 +985,5 @@ iconv_bridge_enc_memo (struct codec const *c)
     return NULL;
   if (!b->charset->decided)
     shift_probe_charset (b->charset, b->name);
-  return b->charset->suits ? b->enc : NULL;
+  return b->charset->suits || b->charset->holds ? b->enc : NULL;
 }

@@ -98,7 +98,7 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
   unsigned int b;
 
   s->decided = true;
-  s->suits = s->shifting = s->together = false;
+  s->suits = s->shifting = s->together = s->holds = false;
   s->nsingle = s->shifts = 0;
   if (cd == (iconv_t) -1)
     return;
@@ -112,16 +112,22 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
       if (used == 0 && bytes == 0)
         continue;               /* A valid beginning, or illegal.  */
       /* A byte consumed alone without a value may be one of the two
-         shifts of iconv_shift.c, which decides.  */
-      if (used == 1 && bytes == 0 && err == 0 && flush_gives (cd) == 0
-          && shifts < 2)
+         shifts of iconv_shift.c, which decides; or a letter held back,
+         which the flush gives.  */
+      if (used == 1 && bytes == 0 && err == 0)
         {
-          shift[shifts++] = byte;
-          continue;
+          size_t held = flush_gives (cd);
+          if (held == 0 && shifts < 2)
+            {
+              shift[shifts++] = byte;
+              continue;
+            }
+          s->holds = held != 0;
+          iconv_close (cd);
+          return;
         }
-      /* Another byte consumed without a value (a held letter), or one
-         that gives several, or something held back after it: the
-         decoder keeps state.  */
+      /* A byte that gives several values, or something held back
+         after one: the decoder keeps state.  */
       if (used != 1 || bytes != 4 || err != 0 || flush_gives (cd) != 0)
         {
           iconv_close (cd);

@@ -60,6 +60,11 @@ struct memo_charset
 {
   bool decided;                 /* The probe has run.  */
   bool suits;                   /* The memo may be used.  */
+  /* The decoder holds a letter back (a byte consumed alone without a
+     value, which the flush gives: CP1255, CP1258, TCVN): no memo for
+     the decoder, but its encoder may be stateless, which the encoders'
+     memo checks character by character (iconv_bridge.c).  */
+  bool holds;
   /* Characters of one byte each, and their values, that iconv(3) is
      given after a character it is learning.  */
   uint8_t sentinel[MEMO_SENTINEL];
