@@ -288,6 +288,10 @@ def all_rows(cache, u8c, log, runs=5):
         lines.append('| %s | %s | %.1f | %.1f | %.2f |' % (
             direction, name, 1000 * med['iconv'], 1000 * med['utf8conv'], r))
     log('\n'.join(lines))
+    # Every slower case, on the log only (the report keeps the 10 worst).
+    log('Slower than iconv(1), all: ' + ', '.join(
+        '%s %s %.2f' % (direction, name, r)
+        for r, direction, name, _ in res if r > 1.0))
     return lines
 
 

@@ -65,37 +65,14 @@
      into characters by their units (iconv_units.c says why that is
      exact); the characters where a run stops go one per call.
 
-   - The memo.  One call per character costs some 500 instructions a
-     byte, mostly iconv()'s per-call machinery, 10 times what iconv()
-     takes for a whole text.  So a decoder keeps, in a trie of their
-     bytes (iconv_memo.c), the characters that one call converted whole
-     into one value from where no character was begun, and each of their
-     shorter beginnings as one iconv() said EINVAL about: what the
-     shortest-prefix loop found out.  A character is noted the first
-     time and used from the second on (once iconv_memo.c has checked
-     it), so that text in which nothing repeats costs little more, and
-     decoders that convert one character (the code pages' tables are
-     built so) open no probe.  Wherever no character is begun (no carry,
-     no prefix, no blamed byte), the decoder first reads what its memo
-     knows, each character with the offset and length the call would
-     have given it, and the tail it would have left.  It stops at bytes
-     the memo does not know, which go to iconv() (and are learned), at a
-     beginning cut by the end of the buffer, and where the pivot has
-     less than BRIDGE_MAX_VALUES of room after a value, as the calls do.
-     For bytes it does not know, the shortest-prefix loop starts after
-     the beginning the memo knows.  Errors are never learned.
-
-     This is exact while the decoder keeps no state: the same bytes
-     decode the same wherever they are.  That is told from what the
-     decoder does, never from its name (iconv_memo.c: a probe of each
-     charset, a check of each character before it is used); the Unicode
-     forms (CODEC_UNICODE) never use a memo.  A decoder that consumes
-     bytes without a value (a shift sequence, a held character), whose
-     character the check reads otherwise, or whose bytes its memo knows
-     otherwise, stops using its memo for good: it may have left the
-     initial state its memo was learned in; but a decoder of SO and SI
-     (IBM930 and the other EBCDIC double-byte pages) follows its shifts,
-     with a memo per state (iconv_shift.c).
+   - The memo (iconv_memo.c, which says how the bridge uses it and why
+     that is exact): a stateless decoder keeps the characters one call
+     converted, in a trie of their bytes, and reads them again by
+     itself; a decoder of SO and SI (the EBCDIC double-byte pages)
+     follows its shifts with a memo per state (iconv_shift.c); and a
+     single-byte decoder that holds letters back (CP1255, CP1258, TCVN)
+     reads text without marks from a table of what its bytes do
+     (iconv_hold.c).
 
    - Encoding converts one value per call, so EILSEQ (or EINVAL) names
      exactly the value iconv() cannot encode, which is reported as
@@ -110,22 +87,8 @@
    replace writes U+FFFD and surrogateescape never writes a raw byte
    there.
 
-   With //TRANSLIT on the target (iconv_bridge_find's TRANSLIT), iconv
-   is opened with NAME//TRANSLIT.  glibc transliterates with the rules
-   of the thread's LC_CTYPE locale, at each iconv() call.  utf8conv never
-   calls setlocale, and the C locale has few rules ("EUR" for U+20AC,
-   but "na?ve" for "naïve"), so the encoder makes glibc's C.UTF-8 locale
-   the thread's locale (uselocale) while it calls iconv(): the result is
-   the same whatever the user's locale, and C.UTF-8's rules strip
-   accents too ("naive", "ss" for U+00DF).  C.UTF-8 comes with glibc
-   2.35 and later and with Debian's libc-bin (/usr/lib/locale/C.utf8);
-   where it is missing, the C locale's rules apply, as before.  GNU
-   libiconv's rules do not depend on the locale.  '?' comes out for a
-   character there is no rule for; what iconv() still cannot encode is
-   unencodable, for the -e policy.  For a built-in legacy target, the
-   built-in codec encodes whatever it can, so that only the characters
-   it cannot encode are transliterated (glibc's CP1252 lacks WHATWG's
-   81 8D 8F 90 9D, for example).  */
+   With //TRANSLIT on the target, iconv is opened with NAME//TRANSLIT,
+   in the locale iconv_translit_locale gives (iconv_list.c says why).  */
 
 #include <config.h>
 
@@ -142,6 +105,7 @@
 #include "error.h"
 #include "xalloc.h"
 
+#include "iconv_hold.h"
 #include "iconv_memo.h"
 #include "iconv_shift.h"
 #include "iconv_table.h"
@@ -216,6 +180,12 @@ struct handle
   struct shift_track shift;     /* The memo across shifts.  */
   struct shift_enc *senc;       /* Encoding: the same (iconv_shift.c).  */
   struct memo_charset *charset;
+  /* Decoding: the table of a charset that holds letters back
+     (iconv_hold.c), looked for at the first byte consumed without a
+     value (HOLD_TRY); CLEAR: surely nothing held or consumed so.  */
+  struct hold_table const *hold;
+  bool hold_try;
+  bool hold_clear;
   /* Encoding: whether the encoders' memo may be read and written (while
      the encoder has shown no state).  */
   bool enc_on;
@@ -271,6 +241,8 @@ bridge_decoder_open (struct decoder *d)
   /* A Unicode form keeps state: the byte order, UTF-7's base64.  Runs
      of units need no memo.  */
   h->memo_on = !(b->sc.codec.flags & CODEC_UNICODE) && h->unit == 0;
+  h->hold_try = h->memo_on;
+  h->hold_clear = true;
   d->impl = h;
 }
 
@@ -402,9 +374,30 @@ note_consumed (struct handle *h, uint8_t const *s, size_t used, bool gave)
 {
   if (gave)
     h->tail_len = 0;
+  else
+    {
+      h->hold_clear = false;
+      if (h->hold_try)
+        h->hold = hold_table_of (h->charset, h->fromcode);
+      h->hold_try = false;
+    }
   if (h->tail_len + (int64_t) used <= BRIDGE_VIEW)
     memcpy (h->tail + h->tail_len, s, used);
   h->tail_len += (int64_t) used;
+}
+
+/* A call consumed S[0..USED) and gave the BYTES at OUT (pushed): the
+   decoder holds nothing if that is a HOLD_PLAIN byte's value alone,
+   right after values or from the initial state.  */
+static void
+gave_values (struct handle *h, uint8_t const *s, size_t used, size_t bytes,
+             uint8_t const *out)
+{
+  h->hold_clear = (h->hold && used == 1 && bytes == 4 && h->prefix == 0
+                   && h->hold->cls[s[0]] == HOLD_PLAIN
+                   && get32le (out) == h->hold->value[s[0]]);
+  h->prefix = 0;
+  note_consumed (h, s, used, true);
 }
 
 /* The probe of H, opened if need be, in its initial state.  */
@@ -465,6 +458,7 @@ flush_decoder (struct decoder *d, struct handle *h, struct pivot *p,
   h->order = UNITS_UNKNOWN;
   h->prefix = 0;
   h->tail_len = 0;
+  h->hold_clear = true;
   shift_reset (&h->shift, &h->memo);
 }
 
@@ -520,6 +514,7 @@ bridge_failure (struct decoder *d, struct handle *h, struct view const *v,
   h->prefix = 0;
   h->tail_len = 0;
   h->blame_next = false;
+  h->hold_clear = false;
   return elen;
 }
 
@@ -564,6 +559,19 @@ decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
 {
   size_t done, last;
   bool gave = true;
+  if (h->hold)
+    {
+      /* A charset that holds letters back: from the initial state, up
+         to a byte after which nothing is held again.  */
+      if (h->hold_clear && d->carry_len == 0 && !h->blame_next && *i < n
+          && (done = hold_decode (h->hold, d, in + *i, n - *i, (int64_t) *i,
+                                  p, BRIDGE_MAX_VALUES)) > 0)
+        {
+          note_consumed (h, in + *i + done - 1, 1, true);
+          *i += done;
+        }
+      return;
+    }
   if (!h->memo_on || d->carry_len > 0 || (h->prefix > 0 && !h->shift.on)
       || h->blame_next || *i == n)
     return;
@@ -744,8 +752,7 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
             learn (h, v.s, k, err, out);
           push_values (d, p, out, bytes, v.rel - h->prefix,
                        used + (size_t) h->prefix);
-          h->prefix = 0;
-          note_consumed (h, v.s, used, true);
+          gave_values (h, v.s, used, bytes, out);
           /* With nothing consumed (a held character given out at the
              illegal byte), the next call finds the byte itself.  */
           if (err == EILSEQ && used > 0)

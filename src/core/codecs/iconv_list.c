@@ -195,6 +195,24 @@ iconv_bridge_opens (char const *tocode, char const *fromcode)
   return true;
 }
 
+/* The locale of //TRANSLIT.
+
+   With //TRANSLIT on the target (iconv_bridge_find's TRANSLIT), iconv
+   is opened with NAME//TRANSLIT.  glibc transliterates with the rules
+   of the thread's LC_CTYPE locale, at each iconv() call.  utf8conv never
+   calls setlocale, and the C locale has few rules ("EUR" for U+20AC,
+   but "na?ve" for "naïve"), so the encoder makes glibc's C.UTF-8 locale
+   the thread's locale (uselocale) while it calls iconv(): the result is
+   the same whatever the user's locale, and C.UTF-8's rules strip
+   accents too ("naive", "ss" for U+00DF).  C.UTF-8 comes with glibc
+   2.35 and later and with Debian's libc-bin (/usr/lib/locale/C.utf8);
+   where it is missing, the C locale's rules apply, as before.  GNU
+   libiconv's rules do not depend on the locale.  '?' comes out for a
+   character there is no rule for; what iconv() still cannot encode is
+   unencodable, for the -e policy.  For a built-in legacy target, the
+   built-in codec encodes whatever it can, so that only the characters
+   it cannot encode are transliterated (glibc's CP1252 lacks WHATWG's
+   81 8D 8F 90 9D, for example).  */
 locale_t
 iconv_translit_locale (void)
 {

@@ -55,6 +55,8 @@ enum
 #define MEMO_INDEX UINT32_C (0x00FFFFFF)
 #define MEMO_VALUE UINT32_C (0x001FFFFF)
 
+struct hold_table;
+
 /* What the probe found out about a charset, once for all its decoders.  */
 struct memo_charset
 {
@@ -89,6 +91,11 @@ struct memo_charset
   uint8_t wide[2 * MEMO_SENTINEL];
   ucs4_t wide_cp[MEMO_SENTINEL];
   unsigned int wide_len;
+  /* A single-byte charset whose decoder holds a letter back: what its
+     bytes do (iconv_hold.c), or NULL; made at the first byte one of its
+     decoders consumed without a value.  */
+  struct hold_table *hold;
+  bool hold_decided;
 };
 
 /* Decide S for the charset FROMCODE, by converting each byte alone and
