@@ -468,6 +468,56 @@ test_memo_probes (void)
   iconv_close (cd);
 }
 
+/* memo_learn_around, after the first sight of the character S[0..LEN)
+   of the charset NAME: every character of its length that differs in
+   the last byte and that the memo now reads is what iconv(3) makes of
+   it alone; and at least WANT of them are read.  */
+static void
+test_learn_around (char const *name, uint8_t const *s, size_t len,
+                   size_t want)
+{
+  struct memo_charset cs;
+  struct memo m = { NULL, 0, 0 };
+  struct decoder d;
+  ucs4_t cp[8];
+  int64_t off[8];
+  uint8_t nb[8], u[MEMO_DEPTH], out[4 * PIVOT_MIN_ROOM];
+  struct pivot p = { cp, off, nb, 0, 8 };
+  iconv_t cd = iconv_open ("UTF-32LE", name), probe;
+  size_t known = 0, wrong = 0, used, bytes, last;
+  unsigned int t;
+  int err;
+
+  memset (&cs, 0, sizeof cs);
+  memset (&d, 0, sizeof d);
+  shift_probe_charset (&cs, name);
+  probe = iconv_open ("UTF-32LE", name);
+  bytes = bridge_convert (cd, s, len, out, sizeof out, &used, &err);
+  memo_note (&m, s, len, get32le (out));
+  memo_learn_around (&m, probe, &cs, s, len);
+  memcpy (u, s, len);
+  for (t = 0; t < 256; t++)
+    {
+      u[len - 1] = (uint8_t) t;
+      p.len = 0;
+      if (memo_decode (&m, &d, u, len, 0, &p, 1, &last) == 0)
+        continue;
+      known++;
+      iconv (cd, NULL, NULL, NULL, NULL);
+      bytes = bridge_convert (cd, u, len, out, sizeof out, &used, &err);
+      if (p.len != 1 || err != 0 || used != len || bytes != 4
+          || get32le (out) != cp[0] || off[0] != 0 || nb[0] != len)
+        wrong++, diag ("%s: %s read as U+%04X", name, hex (u, len),
+                       (unsigned int) cp[0]);
+    }
+  ok (wrong == 0 && known >= want && cs.suits,
+      "%s: the characters learnt around %s are iconv(3)'s (%zu of them)",
+      name, hex (s, len), known);
+  memo_free (&m);
+  iconv_close (probe);
+  iconv_close (cd);
+}
+
 /* The charsets the tests below need from iconv(3).  */
 static char const *const needed[] = {
   "SHIFT_JIS", "ISO-2022-JP", "CP1258", "CP1255", "UTF-7",
@@ -582,6 +632,15 @@ main (void)
     test_memo ("IBM1390", ja, COUNT (ja), 0x4E00, 0x9FA5, 0xEC);
   }
   test_memo_probes ();
+  /* The character seen is not read yet (seen once); the others around
+     it are: BIG5's A4 A2-FE (learning stops at the gap below A4 A1,
+     before A4 40-7E), GB18030's four-byte 81 30 81 31-39, EUC-JP's
+     three-byte 8F B0 A2-FE (JIS X 0212), SHIFT_JIS's 93 40-FC but 93
+     7F and 93 FA.  */
+  test_learn_around ("BIG5", STR ("\xa4\xa1"), 93);
+  test_learn_around ("GB18030", STR ("\x81\x30\x81\x30"), 9);
+  test_learn_around ("EUC-JP", STR ("\x8f\xb0\xa1"), 93);
+  test_learn_around ("SHIFT_JIS", STR ("\x93\xfa"), 187);
   /* A decoder that shows state stops using its memo: ASCII after
      ESC $ B is kanji (0x61 0x61 is U+7601, and the memo knows "a" by
      the second kanji), and letters after a held one come out in

@@ -368,19 +368,17 @@ make_view (struct decoder const *d, uint8_t const *in, size_t i, size_t n,
 }
 
 /* Note that iconv() consumed S[0..USED) in one call, which gave values
-   when GAVE: the tail starts again with the bytes of such a call.  */
+   when GAVE: the tail starts again with the bytes of such a call; one
+   that gave none may have held a letter back (iconv_hold.c).  */
 static void
 note_consumed (struct handle *h, uint8_t const *s, size_t used, bool gave)
 {
   if (gave)
     h->tail_len = 0;
-  else
-    {
-      h->hold_clear = false;
-      if (h->hold_try)
-        h->hold = hold_table_of (h->charset, h->fromcode);
-      h->hold_try = false;
-    }
+  else if (h->hold_try)
+    h->hold = hold_table_of (h->charset, h->fromcode);
+  h->hold_try = h->hold_try && gave;
+  h->hold_clear = h->hold_clear && gave;
   if (h->tail_len + (int64_t) used <= BRIDGE_VIEW)
     memcpy (h->tail + h->tail_len, s, used);
   h->tail_len += (int64_t) used;
@@ -631,7 +629,14 @@ learn (struct handle *h, uint8_t const *s, size_t k, int err,
   if (!h->memo_on || (h->prefix > 0 && !h->shift.on) || err != 0)
     return;
   sight = memo_note (&h->memo, s, k, c);
-  if (sight == MEMO_AGAIN && !h->shift.shifted)
+  if (sight == MEMO_FIRST && k >= 2 && !h->shift.shifted)
+    {
+      /* A new character of several bytes: learn its neighbours too.  */
+      if (!h->charset->decided)
+        shift_probe_charset (h->charset, h->fromcode);
+      memo_learn_around (&h->memo, probe_of (h), h->charset, s, k);
+    }
+  else if (sight == MEMO_AGAIN && !h->shift.shifted)
     {
       if (!h->charset->decided)
         shift_probe_charset (h->charset, h->fromcode);
@@ -667,10 +672,9 @@ blame_next_byte (struct handle *h, uint8_t const *s, size_t used)
     memo_stop (h);
 }
 
-/* One call of bridge_decode's loop: let iconv() convert the shortest
-   prefix of V that it does something with, into OUT, which has room
-   for ROOM values.  Sets *USED, *K (the prefix's length) and *ERR, and
-   returns the output bytes.  */
+/* One call of bridge_decode's loop: iconv() converts the shortest prefix
+   of V that it does something with into OUT (room for ROOM values).
+   Sets *USED, *K (the prefix's length), *ERR; returns the bytes out.  */
 static size_t
 convert_one (struct handle *h, struct view const *v, size_t room,
              uint8_t *out, size_t *used, size_t *k, int *err)

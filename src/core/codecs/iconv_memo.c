@@ -81,7 +81,11 @@ enum
      any text in a CJK code page (GB18030's four-byte characters take a
      node per three-byte beginning), while what a decoder holds stays
      small, whatever its input.  */
-  MEMO_MAX_NODES = 1024
+  MEMO_MAX_NODES = 1024,
+  /* memo_learn_around: units a call, and calls that stop at a unit
+     that is no character, in each direction.  */
+  ROW_BATCH = 32,
+  ROW_FAILS = 4
 };
 
 /* The output bytes CD gives when flushed, which returns it to its
@@ -332,6 +336,101 @@ memo_trust (struct memo *m, uint8_t const *s, size_t len)
   uint32_t *e = entry_of (m, s, len, false, &clash);
   if (e && (*e & MEMO_SEEN))
     *e = MEMO_CHAR | (*e & MEMO_VALUE);
+}
+
+/* The entries of M for the bytes after the beginning S[0..LEN), or NULL
+   when M has no node for it.  */
+static uint32_t *
+row_of (struct memo *m, uint8_t const *s, size_t len)
+{
+  uint32_t node = 0;
+  size_t k;
+  if (m->nodes == 0)
+    return NULL;
+  for (k = 0; k < len; k++)
+    {
+      uint32_t entry = m->node[256 * node + s[k]];
+      if (!(entry & MEMO_CHILD))
+        return NULL;
+      node = entry & MEMO_INDEX;
+    }
+  return m->node + 256 * node;
+}
+
+/* Convert with PROBE the N units of UNIT bytes at IN, each a character
+   of UNIT - 1 bytes and a byte of the sentinel of CS (the K-th unit
+   its K-th byte, round), and note in ROW, by their last bytes, the
+   characters of the units before the first one iconv() stops at; their
+   count into *GOOD.  Returns 1 when all N were, 0 when iconv() stopped
+   at the start of a unit (that unit is not one character of that
+   length), -1 when anything else came out: what the units give is not
+   sure.  */
+static int
+learn_units (uint32_t *row, iconv_t probe, struct memo_charset const *cs,
+             uint8_t const *in, size_t n, size_t unit, size_t *good)
+{
+  uint8_t out[4 * 2 * ROW_BATCH + 4 * PIVOT_MIN_ROOM];
+  size_t used, bytes, k;
+  int err;
+
+  iconv (probe, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (probe, in, n * unit, out, sizeof out, &used, &err);
+  *good = used / unit;
+  if (used % unit != 0 || bytes != 8 * *good
+      || (err == 0 && flush_gives (probe) != 0)
+      || (err != 0 && err != EILSEQ && err != EINVAL))
+    return -1;
+  for (k = 0; k < *good; k++)
+    if (get32le (out + 8 * k + 4) != cs->sentinel_cp[k % cs->sentinel_len]
+        || get32le (out + 8 * k) > 0x10FFFF)
+      return -1;
+  for (k = 0; k < *good; k++)
+    row[in[unit * k + unit - 2]] = MEMO_CHAR | get32le (out + 8 * k);
+  return err == 0;
+}
+
+void
+memo_learn_around (struct memo *m, iconv_t probe,
+                   struct memo_charset const *cs, uint8_t const *s,
+                   size_t len)
+{
+  uint8_t in[ROW_BATCH * (MEMO_DEPTH + 1)];
+  size_t unit = len + 1;
+  uint32_t *row;
+  int dir;
+
+  if (len < 2 || len > MEMO_DEPTH || cs->sentinel_len == 0 || !cs->suits
+      || !(row = row_of (m, s, len - 1)))
+    return;
+  for (dir = 1; dir >= -1; dir -= 2)
+    {
+      int t = s[len - 1] + dir, fails = 0, tt[ROW_BATCH];
+      while (0 <= t && t <= 255 && fails < ROW_FAILS)
+        {
+          size_t n = 0, good;
+          int r;
+          for (; n < ROW_BATCH && 0 <= t && t <= 255; t += dir)
+            if (row[t] == 0)
+              {
+                uint8_t *u = in + n * unit;
+                memcpy (u, s, len - 1);
+                u[len - 1] = (uint8_t) t;
+                u[len] = cs->sentinel[n % cs->sentinel_len];
+                tt[n++] = t;
+              }
+          if (n == 0)
+            break;
+          r = learn_units (row, probe, cs, in, n, unit, &good);
+          if (r < 0)
+            break;
+          if (r == 0)
+            {
+              /* The unit iconv() stopped at: go on after it.  */
+              fails++;
+              t = tt[good] + dir;
+            }
+        }
+    }
 }
 
 size_t

@@ -152,6 +152,19 @@ void memo_leave (struct memo *m, uint8_t const *s, size_t len);
    at once; false when M knows those bytes otherwise.  */
 bool memo_put (struct memo *m, uint8_t const *s, size_t len, ucs4_t c);
 
+/* S[0..LEN), of two bytes or more, was just seen for the first time
+   (memo_note said MEMO_FIRST), in a charset CS that suits the memo:
+   learn, with PROBE, the characters of its length that differ from it
+   in the last byte, trying the bytes after that one, then before it,
+   dozens a call, each followed by a character of the sentinel of CS
+   (each unknown to M, each checked between two characters, with
+   nothing held after the last), until iconv() stopped at a few that
+   are no such character; they are to be used at once.  Bytes M knows
+   are not tried.  */
+void memo_learn_around (struct memo *m, iconv_t probe,
+                        struct memo_charset const *cs, uint8_t const *s,
+                        size_t len);
+
 /* Let memo_decode use the character S[0..LEN), seen once before.  */
 void memo_trust (struct memo *m, uint8_t const *s, size_t len);
 

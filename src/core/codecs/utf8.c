@@ -283,22 +283,49 @@ wtf8_flush (struct encoder *e, uint8_t *out)
    ASCII_OUT says whether every value below 0x80 is written as that byte
    (not in MUTF-8, which writes U+0000 as C0 80, nor in WTF-8, which may
    hold a high surrogate back).  */
-#define DEFINE_VARIANT(V, ASCII_OUT)                                     \
+#define DEFINE_VARIANT_DECODER(V)                                        \
   static int                                                             \
   V##_step (struct decoder *d, uint8_t const *s, size_t n, bool last,    \
             ucs4_t *cp, enum err_kind *kind)                             \
   {                                                                      \
     return variant_step (&V##_form, d, s, n, last, cp, kind);         \
   }                                                                      \
+  static DEFINE_BATCH_DECODER (V##_decode, V##_step, 1)
+#define DEFINE_VARIANT(V, ASCII_OUT)                                     \
+  DEFINE_VARIANT_DECODER (V)                                             \
   static int                                                             \
   V##_encode_step (struct encoder *e, ucs4_t c, uint8_t *out)            \
   {                                                                      \
     return variant_encode_step (&V##_form, e, c, out);                \
   }                                                                      \
-  static DEFINE_BATCH_DECODER (V##_decode, V##_step, 1)                  \
   static DEFINE_BATCH_ENCODER (V##_encode, V##_encode_step, ASCII_OUT)
 
-DEFINE_VARIANT (utf8, 1)
+/* UTF-8 itself encodes as variant_encode_step does without a flag,
+   which the compiler cannot see through utf8_form (a constant of
+   another file): this step is what the bridged decoders' values, and
+   any other pivot, go through on their way to UTF-8.  */
+static int
+utf8_encode_step (struct encoder *e, ucs4_t c, uint8_t *out)
+{
+  (void) e;
+  if (c < 0x80)
+    {
+      out[0] = (uint8_t) c;
+      return 1;
+    }
+  if (c < 0x800)
+    {
+      out[0] = (uint8_t) (0xC0 | (c >> 6));
+      out[1] = (uint8_t) (0x80 | (c & 0x3F));
+      return 2;
+    }
+  if (c < 0x10000)
+    return 0xD800 <= c && c < 0xE000 ? STEP_UNENCODABLE : put3 (out, c);
+  return put4 (out, c);
+}
+
+DEFINE_VARIANT_DECODER (utf8)
+static DEFINE_BATCH_ENCODER (utf8_encode, utf8_encode_step, 1)
 DEFINE_VARIANT (cesu8, 1)
 DEFINE_VARIANT (mutf8, 0)
 DEFINE_VARIANT (wtf8, 0)
