@@ -324,7 +324,44 @@ utf8_encode_step (struct encoder *e, ucs4_t c, uint8_t *out)
   return put4 (out, c);
 }
 
-DEFINE_VARIANT_DECODER (utf8)
+/* UTF-8 itself reads a well-formed sequence of two or three bytes here
+   (Table 3-7: no overlong form, no surrogate), without the variants'
+   flags, which the compiler cannot see through utf8_form; anything
+   else as variant_step does (out of line, so that this step is inlined
+   in the loop).  What a bridged or table encoder is given from UTF-8
+   comes through this step.  */
+static __attribute__ ((noinline)) int
+utf8_other_step (struct decoder *d, uint8_t const *s, size_t n, bool last,
+                 ucs4_t *cp, enum err_kind *kind)
+{
+  return variant_step (&utf8_form, d, s, n, last, cp, kind);
+}
+
+static inline int
+utf8_decode_step (struct decoder *d, uint8_t const *s, size_t n, bool last,
+                  ucs4_t *cp, enum err_kind *kind)
+{
+  uint8_t b = s[0];
+  if (0xC2 <= b && b < 0xE0 && n >= 2 && (s[1] & 0xC0) == 0x80)
+    {
+      *cp = (ucs4_t) (b & 0x1F) << 6 | (s[1] & 0x3F);
+      return 2;
+    }
+  if ((b & 0xF0) == 0xE0 && n >= 3 && (s[1] & 0xC0) == 0x80
+      && (s[2] & 0xC0) == 0x80)
+    {
+      ucs4_t v = ((ucs4_t) (b & 0x0F) << 12 | (ucs4_t) (s[1] & 0x3F) << 6
+                  | (s[2] & 0x3F));
+      if (v >= 0x800 && (v < 0xD800 || 0xE000 <= v))
+        {
+          *cp = v;
+          return 3;
+        }
+    }
+  return utf8_other_step (d, s, n, last, cp, kind);
+}
+
+static DEFINE_BATCH_DECODER (utf8_decode, utf8_decode_step, 1)
 static DEFINE_BATCH_ENCODER (utf8_encode, utf8_encode_step, 1)
 DEFINE_VARIANT (cesu8, 1)
 DEFINE_VARIANT (mutf8, 0)
