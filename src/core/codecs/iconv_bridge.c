@@ -377,7 +377,7 @@ note_consumed (struct handle *h, uint8_t const *s, size_t used, bool gave)
     h->tail_len = 0;
   else if (h->hold_try)
     h->hold = hold_table_of (h->charset, h->fromcode);
-  h->hold_try = h->hold_try && gave;
+  h->hold_try = h->hold_try && !h->charset->hold_decided;
   h->hold_clear = h->hold_clear && gave;
   if (h->tail_len + (int64_t) used <= BRIDGE_VIEW)
     memcpy (h->tail + h->tail_len, s, used);

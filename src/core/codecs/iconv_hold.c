@@ -198,9 +198,13 @@ hold_table_new (char const *fromcode)
 struct hold_table const *
 hold_table_of (struct memo_charset *cs, char const *fromcode)
 {
-  if (!cs->hold_decided)
-    cs->hold = hold_table_new (fromcode);
-  cs->hold_decided = true;
+  /* The table costs some hundred iconv() calls: a short file does
+     without it.  */
+  if (!cs->hold_decided && ++cs->hold_seen >= HOLD_AFTER)
+    {
+      cs->hold = hold_table_new (fromcode);
+      cs->hold_decided = true;
+    }
   return cs->hold;
 }
 

@@ -31,9 +31,13 @@ struct hold_table
 
 struct memo_charset;
 
+/* Bytes consumed without a value before the table is made.  */
+enum { HOLD_AFTER = 64 };
+
 /* The table of the charset FROMCODE, whose probe results are CS, or
    NULL when iconv(3) cannot open it or no byte is held back: made once,
-   kept in CS.  */
+   at the HOLD_AFTER-th call (a byte consumed without a value; NULL
+   before), kept in CS.  */
 struct hold_table const *hold_table_of (struct memo_charset *cs,
                                         char const *fromcode);
 

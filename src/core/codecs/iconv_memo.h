@@ -95,6 +95,7 @@ struct memo_charset
      bytes do (iconv_hold.c), or NULL; made at the first byte one of its
      decoders consumed without a value.  */
   struct hold_table *hold;
+  unsigned int hold_seen;
   bool hold_decided;
 };
 
