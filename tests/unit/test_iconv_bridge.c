@@ -466,6 +466,26 @@ test_memo_probes (void)
       && !memo_check (cd, &cs, STR ("\x93"), 0x65E5),
       "the check: the value, and the whole character");
   iconv_close (cd);
+
+  /* A sequence consumed without a value that changes nothing the memos
+     know keeps them: ISO-2022-KR's header; in ISO-2022-CN, glibc reads
+     SO as GB2312 until told otherwise, so ESC $ ) A keeps them and
+     ESC $ ) G (CNS 11643 plane 1) changes what SO reads.  */
+  {
+    struct shift_track t;
+    struct memo m = { NULL, 0, 0 };
+    bool kr, cn;
+    memset (&t, 0, sizeof t);
+    memset (&cs, 0, sizeof cs);
+    kr = shift_note (&t, &m, &cs, "ISO-2022-KR", STR ("\x1b$)C"), 0);
+    shift_free (&t);
+    memset (&t, 0, sizeof t);
+    memset (&cs, 0, sizeof cs);
+    cn = shift_note (&t, &m, &cs, "ISO-2022-CN", STR ("\x1b$)G"), 0);
+    shift_free (&t);
+    ok (kr && !cn, "ISO-2022-KR's header ESC $ ) C keeps the memo; "
+        "ISO-2022-CN's ESC $ ) G does not");
+  }
 }
 
 /* memo_learn_around, after the first sight of the character S[0..LEN)
@@ -522,7 +542,8 @@ test_learn_around (char const *name, uint8_t const *s, size_t len,
 static char const *const needed[] = {
   "SHIFT_JIS", "ISO-2022-JP", "CP1258", "CP1255", "UTF-7",
   "ISO-2022-CN-EXT", "EUC-JP", "GB18030", "BIG5", "EUC-KR", "CP949",
-  "KOI8-R", "SHIFT_JISX0213", "IBM930", "TSCII", "IBM933", "IBM1390"
+  "KOI8-R", "SHIFT_JISX0213", "IBM930", "TSCII", "IBM933", "IBM1390",
+  "ISO-2022-KR", "ISO-2022-CN"
 };
 
 int

@@ -305,16 +305,48 @@ swap_memos (struct shift_track *t, struct memo *m)
   t->shifted = !t->shifted;
 }
 
+static bool probe_ready (struct shift_track *t);
+
+/* Whether the sequence S[0..USED), which the decoder of T consumed
+   without a value in its initial state, changes nothing its memos know
+   (ISO-2022-KR's header ESC $ ) C, which designates what SO reads
+   anyway): from its initial state, the probe reads S and the sentinel
+   as the sentinel alone, and S, SO, the wide sentinel and SI as those
+   alone, with nothing to flush after.  */
+static bool
+changes_nothing (struct shift_track *t, struct memo_charset const *cs,
+                 uint8_t const *s, size_t used)
+{
+  struct seq q;
+  if (t->shifted || used > MAX_ERROR_BYTES || !probe_ready (t))
+    return false;
+  q.n = q.count = 0;
+  seq_add (&q, s, used, NULL, 0);
+  seq_add (&q, cs->sentinel, cs->sentinel_len, cs->sentinel_cp,
+           cs->sentinel_len);
+  if (!gives (t->probe, true, &q, true))
+    return false;
+  q.n = q.count = 0;
+  seq_add (&q, s, used, NULL, 0);
+  seq_byte (&q, cs->so);
+  seq_add (&q, cs->wide, 2 * cs->wide_len, cs->wide_cp, cs->wide_len);
+  seq_byte (&q, cs->si);
+  return gives (t->probe, true, &q, true);
+}
+
 bool
 shift_note (struct shift_track *t, struct memo *m,
             struct memo_charset *cs, char const *fromcode,
             uint8_t const *s, size_t used, int err)
 {
   bool to;
-  if (used != 1 || err != 0)
+  if (err != 0 || used == 0)
     return false;
   if (!cs->decided)
     shift_probe_charset (cs, fromcode);
+  t->fromcode = fromcode;
+  if (cs->shifting && used > 1)
+    return changes_nothing (t, cs, s, used);
   if (!cs->shifting || (s[0] != cs->so && s[0] != cs->si))
     return false;
   /* Until the first shift the decoder is in its initial state: it has
