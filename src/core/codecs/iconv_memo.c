@@ -421,7 +421,8 @@ memo_learn_around (struct memo *m, iconv_t probe,
           if (n == 0)
             break;
           r = learn_units (row, probe, cs, in, n, unit, &good);
-          if (r < 0)
+          /* iconv() stops before the end only at a unit (GOOD < N).  */
+          if (r < 0 || (r == 0 && good >= n))
             break;
           if (r == 0)
             {
