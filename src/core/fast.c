@@ -184,13 +184,17 @@ utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
 
 /* UTF-8 to a bridged charset whose encoders keep no state (as far as
    they have shown): each character that the encoders' memo knows
-   (iconv_memo.h) is written as it says, up to one it does not know,
-   which the state machine takes (and the encoder asks iconv(3) about
-   and learns), or one it knows cannot be encoded, or an ill-formed
+   (iconv_memo.h) is written as it says.  At one it does not know, a
+   bridge's memo learns ahead (enc_memo_learn_ahead) the characters it
+   does not know among those that follow; what it still does not know
+   the state machine takes (and the encoder asks iconv(3) about), as it
+   does a character the memo knows cannot be encoded, or an ill-formed
    sequence.  Once an encoder of the charset has shown state, the
    memo's `stateful' is set and this path converts nothing more: what
    the encoder writes then depends on what came before.  */
 static struct enc_memo const *to_memo;
+/* TO_MEMO, when it may learn ahead (a bridge's), or NULL.  */
+static struct enc_memo *to_learner;
 
 /* The well-formed UTF-8 character at IN[0..N) of two or three bytes
    (Table 3-7: no overlong form, no surrogate), read without a table;
@@ -235,6 +239,32 @@ put_entry (uint64_t v, uint8_t *out)
 #endif
 }
 
+/* The memo does not know the character that the well-formed UTF-8 at
+   IN[0..N) starts with: let it learn those that follow which it does
+   not know either (in a window of characters, up to the first
+   ill-formed sequence); whether it learned that one.  */
+static bool
+learn_ahead (uint8_t const *in, size_t n)
+{
+  enum { AHEAD = 64, WANT = 2 * ENC_BATCH };
+  ucs4_t cp[WANT];
+  size_t i = 0, k = 0, seen = 0;
+  while (i < n && k < WANT && seen++ < AHEAD)
+    {
+      ucs4_t c = in[i];
+      enum err_kind kind;
+      int r = 1;
+      if (0x80 <= c && (r = utf8_short (in + i, n - i, &c)) == 0
+          && (r = utf8_sequence (&utf8_form, in + i, n - i, false, &c,
+                                 &kind)) <= 0)
+        break;
+      if (k == 0 || enc_memo_get (to_memo, c) == 0)
+        cp[k++] = c;
+      i += (size_t) r;
+    }
+  return enc_memo_learn_ahead (to_learner, cp, k) != 0;
+}
+
 static size_t
 utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
               size_t *produced, uint64_t *newlines, struct codec_error *err)
@@ -263,6 +293,11 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
           }
         pg = page[c >> 8];
         v = pg ? pg[c & 0xFF] : 0;
+        if (v == 0 && to_learner && learn_ahead (in + i, n - i))
+          {
+            nl -= c == 0x0A;
+            continue;
+          }
         if (v == 0 || (v & 0xF) == ENC_NONE)
           {
             nl -= c == 0x0A;
@@ -427,6 +462,7 @@ make_single_byte_tables (struct codec const *c, bool decoding)
 fast_fn *
 fast_select (struct codec const *from, struct codec const *to)
 {
+  to_learner = NULL;
   if (!kernels)
     return NULL;
   if (from == &codec_utf8)
@@ -447,9 +483,10 @@ fast_select (struct codec const *from, struct codec const *to)
                 : utf8_to_single_byte);
       /* The other table code pages, and the bridge while its encoders
          keep no state: the encoders' memo.  */
-      if ((to_memo = iconv_table_memo (to))
-          || ((to->flags & CODEC_STATEFUL)
-              && (to_memo = iconv_bridge_enc_memo (to))))
+      if ((to_memo = iconv_table_memo (to)))
+        return utf8_to_memo;
+      if ((to->flags & CODEC_STATEFUL)
+          && (to_memo = to_learner = iconv_bridge_enc_memo (to)))
         return utf8_to_memo;
       return NULL;
     }

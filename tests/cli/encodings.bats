@@ -254,6 +254,45 @@ memo_case() {
   memo_case ko EUC-KR b0
 }
 
+# hold_case ENC RUN TAIL WANT: the characters whose ENC bytes are in
+# the file RUN (each new to the encoders' memo, which learns them ahead),
+# then TAIL (printf, UTF-8), all of it twice, to ENC from UTF-8 (the fast
+# path) and from UTF-16LE (the state machine's), at several block
+# sizes: exactly RUN's bytes and WANT (printf), twice.
+hold_case() {
+  local bs
+  "$UTF8CONV" -f "$1" "$2" >run.u8
+  { cat run.u8; printf "$3"; } >one.u8
+  cat one.u8 one.u8 >in.u8
+  "$UTF8CONV" -t UTF-16LE in.u8 >in.u16
+  { cat "$2"; printf "$4"; } >one
+  cat one one >want
+  for bs in 65536 1 2 3 7; do
+    "$UTF8CONV" -t "$1" --block-size=$bs -o out in.u8
+    cmp out want || fail "$1 from UTF-8, block size $bs"
+    "$UTF8CONV" -f UTF-16LE -t "$1" --block-size=$bs -o out in.u16
+    cmp out want || fail "$1 from UTF-16LE, block size $bs"
+  done
+}
+
+@test "the encoders' memo learns ahead, but not a letter the encoder holds back to compose with a mark" {
+  require_full_iconv
+  local x run=''
+  # 63 characters of Big5 (A440..A47E), then Ê with U+0304, Ê, ê with
+  # U+030C, ê: BIG5-HKSCS holds Ê and ê back and composes two of the
+  # pairs into one character each (88 62, 88 A5).
+  for x in $(seq 64 126); do run+=$(printf '\\xa4\\x%02x' "$x"); done
+  printf "$run" >run
+  hold_case BIG5-HKSCS run '\xc3\x8a\xcc\x84|\xc3\x8a|\xc3\xaa\xcc\x8c|\xc3\xaa|a' \
+    '\x88\x62|\x88\x66|\x88\xa5|\x88\xa7|a'
+  # 94 kanji of EUC-JISX0213 (B0A1..B0FE), then か with U+309A (one
+  # character, A4 F7) and か alone (A4 AB).
+  run=''
+  for x in $(seq 161 254); do run+=$(printf '\\xb0\\x%02x' "$x"); done
+  printf "$run" >run
+  hold_case EUC-JISX0213 run '\xe3\x81\x8b\xe3\x82\x9a|\xe3\x81\x8b|a' '\xa4\xf7|\xa4\xab|a'
+}
+
 @test "the iconv(3) bridge: an illegal byte and a lead byte before a newline inside multi-byte text" {
   require_full_iconv
   # 日本 a 日 FF 本 (0x93 then a newline: one illegal byte, the newline

@@ -35,35 +35,24 @@
      kept in the decoder's carry until more input comes; at the end of
      input it is one truncated-sequence error of the bytes left.
 
-   - Some decoders hold a character back until they have seen the next
-     one, which may combine with it: glibc's CP1255, CP1258, TCVN,
-     BIG5-HKSCS, EUC-JISX0213 and SHIFT_JISX0213 hold a letter that a
-     following mark may compose with.  At an error, what the decoder has
-     read before it is written first, in input order (SPEC §10), so a
-     held character must come out before the error.  The only way
-     iconv(3) offers, iconv (cd, NULL, NULL, &out, &left), also returns
-     the decoder to its initial state, which would lose the shift state
-     of ISO-2022-JP or UTF-7 (or the byte order UTF-16 read from a BOM)
-     when a policy goes on after the error.  Those decoders hold no
-     character back.  So the bridge first asks a second iconv_t, the
-     probe, opened on the first error: it converts, from the initial
-     state, the bytes consumed since the start of the last call that
-     produced values (the "tail": the held character's bytes, and any
-     marks composed with it), and is flushed.  Only when that flush
-     gives values is the real decoder flushed too, and its values, the
-     ones it really held, are pushed before the error.  For the decoders
-     that hold characters this is exact, since they keep no state apart
-     from the held character; for the stateful ones the probe gives
-     nothing, and their state is left alone.  A decoder that would both
-     shift and hold (glibc's ISO-2022-JP-3 after ESC $ ( Q) may be told
-     wrong by the probe, which starts in the initial state; then its
-     held character comes out after the error's replacement, never
-     lost.
+   - Some decoders hold a letter back that a following mark may compose
+     with (glibc's CP1255, CP1258, TCVN, BIG5-HKSCS, EUC-JISX0213,
+     SHIFT_JISX0213).  What was read before an error is written first
+     (SPEC §10), but iconv (cd, NULL, NULL, &out, &left), the only way to
+     get a held letter out, also resets the decoder, which would lose
+     ISO-2022-JP's or UTF-7's shift state when a policy goes on.  So a
+     second iconv_t, the probe (opened at the first error), converts from
+     its initial state the bytes consumed since the start of the last call
+     that gave values (the "tail"), and is flushed; only when that gives
+     values is the real decoder flushed too, and what it held is pushed
+     before the error.  That is exact for the decoders that hold, which
+     keep no other state; for the stateful ones the probe gives nothing.
+     One that would both shift and hold (ISO-2022-JP-3 after ESC $ ( Q)
+     may be told wrong: its held letter then comes after the error's
+     replacement, never lost.
 
-   - Runs.  The Unicode forms of fixed code units (UCS-2, UCS-4,
-     UNICODE, ...: found by a probe) are converted a run per call, split
-     into characters by their units (iconv_units.c says why that is
-     exact); the characters where a run stops go one per call.
+   - Runs.  The Unicode forms of fixed code units (UCS-2, UCS-4, ...)
+     are converted a run per call (iconv_units.c says why that is exact).
 
    - The memo (iconv_memo.c, which says how the bridge uses it and why
      that is exact): a stateless decoder keeps the characters one call
@@ -76,19 +65,16 @@
 
    - Encoding converts one value per call, so EILSEQ (or EINVAL) names
      exactly the value iconv() cannot encode, which is reported as
-     unencodable for the policy layer.  Lone surrogates are never
-     encodable.  The flush hook writes iconv()'s shift-reset sequence
+     unencodable for the policy layer; the encoders' memo (iconv_memo.h)
+     learns ahead what a charset that keeps no state encodes each value
+     to.  Lone surrogates are never encodable.  The flush hook writes iconv()'s shift-reset sequence
      (iconv (cd, NULL, NULL, &out, &left)) at the end of each file and at
      a strict stop.
 
-   A bridged encoding is a legacy one (no BOM is carried) unless its name
-   is a Unicode form: UTF-*, UCS-* and UNICODE* are CODEC_UNICODE, and
-   those with 2- or 4-byte units are also CODEC_WIDE_UNITS, so that
-   replace writes U+FFFD and surrogateescape never writes a raw byte
-   there.
-
-   With //TRANSLIT on the target, iconv is opened with NAME//TRANSLIT,
-   in the locale iconv_translit_locale gives (iconv_list.c says why).  */
+   A bridged encoding is a legacy one unless its name is a Unicode form
+   (iconv_bridge_flags, iconv_list.c).  With //TRANSLIT on the target,
+   iconv is opened with NAME//TRANSLIT, in the locale
+   iconv_translit_locale gives (iconv_list.c says why).  */
 
 #include <config.h>
 
@@ -118,8 +104,7 @@ enum
      the longest character or shift sequence of any encoding iconv(3)
      knows.  */
   BRIDGE_VIEW = 2 * MAX_ERROR_BYTES,
-  /* The most values one input character may become.  */
-  BRIDGE_MAX_VALUES = PIVOT_MIN_ROOM
+  BRIDGE_MAX_VALUES = PIVOT_MIN_ROOM   /* From one input character.  */
 };
 
 /* A bridged codec.  */
@@ -795,6 +780,36 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
   return status;
 }
 
+/* Encode C with the iconv_t of H (of B) into OUT[0..ROOM): the bytes
+   written, and in ERR iconv()'s errno, or 0.  */
+static size_t
+encode_one (struct bridge const *b, struct handle *h, ucs4_t c,
+            uint8_t *out, size_t room, int *err)
+{
+  uint8_t buf[4];
+  ICONV_CONST char *ip = (ICONV_CONST char *) buf;
+  char *op = (char *) out;
+  size_t il = sizeof buf, ol = room, r;
+
+  buf[0] = (uint8_t) c;
+  buf[1] = (uint8_t) (c >> 8);
+  buf[2] = (uint8_t) (c >> 16);
+  buf[3] = (uint8_t) (c >> 24);
+  r = iconv (h->cd, &ip, &il, &op, &ol);
+  h->order = UNITS_UNKNOWN;
+  *err = r == (size_t) -1 ? errno : 0;
+  /* musl's iconv() writes '*' for a character the charset lacks and
+     counts it as an irreversible conversion, where glibc's and GNU
+     libiconv's say EILSEQ: without //TRANSLIT that is the same
+     unencodable value, and its '*' is taken back.  */
+  if (*err == 0 && r != 0 && !b->translit)
+    {
+      *err = EILSEQ;
+      return 0;
+    }
+  return room - ol;
+}
+
 static enum encode_status
 bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
                size_t *outlen, size_t cap)
@@ -810,7 +825,6 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
   for (i = 0; i < count; i++)
     {
       ucs4_t c;
-      uint8_t buf[4];
       size_t bytes;
       int err;
 
@@ -851,30 +865,16 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           status = ENCODE_UNENCODABLE;
           break;
         }
+      /* The memo's loop takes C once learned: I goes round to it.  */
+      if (h->enc_on && !h->senc
+          && enc_memo_learn_ahead (b->enc, cp + i, count - i) != 0)
+        {
+          i--;
+          continue;
+        }
       if (h->senc)
         shift_enc_sync (h->senc, cd, false);
-      buf[0] = (uint8_t) c;
-      buf[1] = (uint8_t) (c >> 8);
-      buf[2] = (uint8_t) (c >> 16);
-      buf[3] = (uint8_t) (c >> 24);
-      {
-        ICONV_CONST char *ip = (ICONV_CONST char *) buf;
-        char *op = (char *) out + o;
-        size_t il = sizeof buf, ol = cap - o;
-        size_t r = iconv (cd, &ip, &il, &op, &ol);
-        h->order = UNITS_UNKNOWN;
-        err = r == (size_t) -1 ? errno : 0;
-        bytes = cap - o - ol;
-        /* musl's iconv() writes '*' for a character the charset lacks
-           and counts it as an irreversible conversion, where glibc's
-           and GNU libiconv's say EILSEQ: without //TRANSLIT that is
-           the same unencodable value, and its '*' is taken back.  */
-        if (err == 0 && r != 0 && !b->translit)
-          {
-            bytes = 0;
-            err = EILSEQ;
-          }
-      }
+      bytes = encode_one (b, h, c, out + o, cap - o, &err);
       o += bytes;
       if (err == E2BIG && o > *outlen)
         {
@@ -966,6 +966,7 @@ iconv_bridge_find (char const *name, bool translit,
   b->translit = translit ? iconv_translit_locale () : (locale_t) 0;
   b->charset = xzalloc (sizeof *b->charset);
   b->enc = xzalloc (sizeof *b->enc);
+  b->enc->tocode = exact || translit ? NULL : to_name;
   b->unit = units_probe (upper);
   b->sc.codec.name = upper;
   b->sc.codec.aliases = no_aliases;
@@ -984,13 +985,12 @@ iconv_bridge_find (char const *name, bool translit,
   return &b->sc.codec;
 }
 
-struct enc_memo const *
+struct enc_memo *
 iconv_bridge_enc_memo (struct codec const *c)
 {
-  struct bridge *b;
-  for (b = bridges; b; b = b->next)
-    if (&b->sc.codec == c)
-      break;
+  struct bridge *b = bridges;
+  while (b && &b->sc.codec != c)
+    b = b->next;
   if (!b || (c->flags & CODEC_UNICODE) || b->translit
       || b->to_name != b->name || b->unit)
     return NULL;

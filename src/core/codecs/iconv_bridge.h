@@ -21,9 +21,10 @@ struct codec const *iconv_bridge_find (char const *name, bool translit,
 struct enc_memo;
 
 /* The encoders' memo of the bridged codec C (iconv_memo.h), which the
-   fast path from UTF-8 reads while its `stateful' is false; NULL when C
-   is no bridge or its encoders never use one.  */
-struct enc_memo const *iconv_bridge_enc_memo (struct codec const *c);
+   fast path from UTF-8 reads while its `stateful' is false, and lets
+   learn ahead (enc_memo_learn_ahead); NULL when C is no bridge or its
+   encoders never use one.  */
+struct enc_memo *iconv_bridge_enc_memo (struct codec const *c);
 
 /* Whether iconv(3) opens a conversion from FROMCODE to TOCODE.  */
 bool iconv_bridge_opens (char const *tocode, char const *fromcode);

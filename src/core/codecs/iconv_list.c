@@ -228,6 +228,11 @@ iconv_translit_locale (void)
   return loc;
 }
 
+/* A bridged encoding is a legacy one (no BOM is carried) unless its
+   name is a Unicode form: UTF-*, UCS-* and UNICODE* are CODEC_UNICODE,
+   and those with 2- or 4-byte units are also CODEC_WIDE_UNITS, so that
+   replace writes U+FFFD and surrogateescape never writes a raw byte
+   there.  */
 unsigned int
 iconv_bridge_flags (char const *name)
 {

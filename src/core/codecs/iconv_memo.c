@@ -70,6 +70,7 @@
 
 #include "iconv_memo.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -549,10 +550,184 @@ enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
   return false;
 }
 
+/* The 4 bytes of C as UTF-32LE, or (HOST) as UCS-4 in the machine's
+   order.  */
+static void
+ahead_unit (bool host, ucs4_t c, uint8_t *out)
+{
+  size_t k;
+  if (host)
+    memcpy (out, &c, 4);
+  else
+    for (k = 0; k < 4; k++)
+      out[k] = (uint8_t) (c >> (8 * k));
+}
+
+/* Convert C twice with M's learner, from where it is: the bytes of C
+   once to OUT (their number), ENC_NONE when it cannot encode C and
+   consumed nothing, or 0 for anything else (any other error, an
+   irreversible conversion, two encodings that differ, a character
+   held back).  */
+static size_t
+encode_twice (struct enc_memo const *m, ucs4_t c, uint8_t *out)
+{
+  uint8_t in[8], tmp[4 * MAX_ENCODED];
+  ICONV_CONST char *ip = (ICONV_CONST char *) in;
+  char *op = (char *) tmp;
+  size_t il = sizeof in, ol = sizeof tmp, r, len;
+
+  ahead_unit (m->ahead_form == AHEAD_HOST, c, in);
+  ahead_unit (m->ahead_form == AHEAD_HOST, c, in + 4);
+  r = iconv (m->ahead, &ip, &il, &op, &ol);
+  len = (sizeof tmp - ol) / 2;
+  if (r == (size_t) -1)
+    return errno == EILSEQ && il == sizeof in && ol == sizeof tmp
+           ? ENC_NONE : 0;
+  if (r != 0 || il != 0 || len == 0 || ENC_MAX_BYTES < len
+      || sizeof tmp - ol != 2 * len || memcmp (tmp, tmp + len, len) != 0)
+    return 0;
+  memcpy (out, tmp, len);
+  return len;
+}
+
+/* Encode the N values of WANT with M's learner from its initial
+   state, each twice in a call of its own, into GOT and LEN (see
+   encode_twice); how many came through before the first that did
+   not.  */
+static size_t
+encode_each (struct enc_memo const *m, ucs4_t const *want, size_t n,
+             uint8_t (*got)[ENC_MAX_BYTES], uint8_t *len)
+{
+  size_t k;
+  iconv (m->ahead, NULL, NULL, NULL, NULL);
+  for (k = 0; k < n; k++)
+    {
+      size_t l = encode_twice (m, want[k], got[k]);
+      if (l == 0)
+        break;
+      len[k] = (uint8_t) l;
+    }
+  return k;
+}
+
+/* What CD encodes C to alone from its initial state, as UTF-32LE or
+   (HOST) in the machine's order, into OUT (MAX_ENCODED bytes): their
+   number, or -1 for an error.  */
+static int
+encode_alone (iconv_t cd, ucs4_t c, bool host, uint8_t *out)
+{
+  uint8_t in[4];
+  ICONV_CONST char *ip = (ICONV_CONST char *) in;
+  char *op = (char *) out;
+  size_t il = sizeof in, ol = MAX_ENCODED;
+  ahead_unit (host, c, in);
+  iconv (cd, NULL, NULL, NULL, NULL);
+  if (iconv (cd, &ip, &il, &op, &ol) == (size_t) -1
+      || iconv (cd, NULL, NULL, &op, &ol) == (size_t) -1)
+    return -1;
+  return (int) (MAX_ENCODED - ol);
+}
+
+/* Open M's learner to TOCODE.  glibc's WCHAR_T is its own form, UCS-4
+   in the machine's order, which saves iconv() a step of each call;
+   where WCHAR_T is anything else (UTF-16, a locale's wide characters),
+   these values, one at least of every width, do not all encode as
+   their UTF-32LE do.  */
+static void
+open_ahead (struct enc_memo *m, char const *tocode)
+{
+  static ucs4_t const tell[] = { 0x41, 0x0A, 0xE9, 0x3B1, 0x4E2D, 0xAC00,
+                                 0x20AC, 0xFF21, 0x20B9F, 0x1F600 };
+  iconv_t le = iconv_open (tocode, "UTF-32LE");
+  iconv_t host = iconv_open (tocode, "WCHAR_T");
+  size_t k;
+
+  m->ahead_form = AHEAD_NONE;
+  if (le == (iconv_t) -1)
+    {
+      if (host != (iconv_t) -1)
+        iconv_close (host);
+      return;
+    }
+  m->ahead = le;
+  m->ahead_form = AHEAD_LE;
+  if (host == (iconv_t) -1)
+    return;
+  for (k = 0; k < sizeof tell / sizeof *tell; k++)
+    {
+      uint8_t a[MAX_ENCODED], b[MAX_ENCODED];
+      int la = encode_alone (le, tell[k], false, a);
+      if (la != encode_alone (host, tell[k], true, b)
+          || (0 < la && memcmp (a, b, (size_t) la) != 0))
+        break;
+    }
+  if (k < sizeof tell / sizeof *tell)
+    {
+      iconv_close (host);
+      return;
+    }
+  iconv_close (le);
+  m->ahead = host;
+  m->ahead_form = AHEAD_HOST;
+}
+
+size_t
+enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
+{
+  ucs4_t want[ENC_BATCH];
+  uint8_t got[ENC_BATCH][ENC_MAX_BYTES], len[ENC_BATCH];
+  uint8_t tmp[4 * MAX_ENCODED];
+  char *op = (char *) tmp;
+  size_t k = 0, j, good, ol = sizeof tmp;
+  uint64_t seen = 0;             /* A bit for each value in WANT.  */
+
+  if (!m->tocode)
+    return 0;
+  if (m->ahead_form == AHEAD_UNTRIED)
+    open_ahead (m, m->tocode);
+  if (m->ahead_form == AHEAD_NONE)
+    return 0;
+  for (j = 0; j < n && k < ENC_BATCH; j++)
+    {
+      ucs4_t c = cp[j];
+      uint64_t bit = (uint64_t) 1 << ((c * 0x9E3779B1u) >> 26);
+      size_t t = 0;
+      if ((0xD800 <= c && c < 0xE000) || 0x10FFFF < c
+          || enc_memo_get (m, c) != 0)
+        continue;
+      if (seen & bit)
+        while (t < k && want[t] != c)
+          t++;
+      else
+        t = k;
+      if (t == k)
+        want[k++] = c;
+      seen |= bit;
+    }
+  if (k == 0)
+    return 0;
+  good = encode_each (m, want, k, got, len);
+  /* After one that did not come through, the learner's state is not
+     known: again with those before it.  */
+  if (good < k && (good == 0 || encode_each (m, want, good, got, len)
+                                < good))
+    return 0;
+  iconv (m->ahead, NULL, NULL, &op, &ol);
+  if (ol != sizeof tmp)
+    return 0;
+  for (j = 0; j < good; j++)
+    enc_memo_put (m, want[j], got[j], len[j] == ENC_NONE ? 0 : len[j],
+                  len[j] == ENC_NONE);
+  return good;
+}
+
 void
 enc_memo_free (struct enc_memo *m)
 {
   size_t k;
+  if (m->ahead_form == AHEAD_LE || m->ahead_form == AHEAD_HOST)
+    iconv_close (m->ahead);
+  m->ahead_form = AHEAD_UNTRIED;
   if (!m->page)
     return;
   for (k = 0; k < ENC_PAGES; k++)

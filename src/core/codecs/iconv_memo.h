@@ -189,8 +189,18 @@ void memo_free (struct memo *m);
 enum
 {
   ENC_MAX_BYTES = 6,
+  ENC_BATCH = 32,
   ENC_NONE = 0xF,
   ENC_PAGES = 0x110000 >> 8
+};
+
+/* How enc_memo_learn_ahead's learner was opened.  */
+enum ahead_form
+{
+  AHEAD_UNTRIED,                /* Not yet.  */
+  AHEAD_NONE,                   /* It could not be.  */
+  AHEAD_LE,                     /* From UTF-32LE.  */
+  AHEAD_HOST                    /* From UCS-4 in the machine's order.  */
 };
 
 struct enc_memo
@@ -198,6 +208,10 @@ struct enc_memo
   uint64_t **page;              /* ENC_PAGES pointers, or NULL.  */
   bool stateful;                /* An encoder of the charset has shown
                                    state: no fast path reads it.  */
+  char const *tocode;           /* The charset, for iconv_open, when
+                                   enc_memo_learn_ahead may: or NULL.  */
+  iconv_t ahead;                /* enc_memo_learn_ahead's learner.  */
+  enum ahead_form ahead_form;
 };
 
 /* What M knows of C: 0 when nothing.  */
@@ -271,6 +285,20 @@ uint64_t enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s,
    and false.  */
 bool enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
                      uint8_t const *out, size_t len, int err);
+
+/* Learn ahead, for an encoder that reads M: the values of CP[0..N)
+   that M does not know, up to ENC_BATCH different ones, each noted in
+   M when M's learner (an iconv_t to M's `tocode', opened at the first
+   call; none when that is NULL)
+   encodes it twice to the same bytes twice in a call of its own (or
+   cannot encode it at all), the calls one after the other from its
+   initial state, with nothing to flush after the last.  That shows
+   what enc_memo_learn's check does, with one call a character instead
+   of four, and without the encoder's own call.  Returns how many it
+   noted; 0 when the first did not come through, which the encoder then
+   converts itself.  */
+size_t enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp,
+                             size_t n);
 
 void enc_memo_free (struct enc_memo *m);
 
