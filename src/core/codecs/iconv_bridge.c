@@ -263,16 +263,15 @@ bridge_encoder_open (struct encoder *e)
     shift_probe_charset (b->charset, b->name);
   /* Or whose decoder only holds a letter back (CP1255): its encoder is
      checked character by character, and one that holds a character
-     back too (BIG5-HKSCS's) shows at its first, for good.  */
+     back too (BIG5-HKSCS's) shows at its first, for good.  A charset
+     of SO and SI: the encoder follows its shifts.  */
   h->enc_on = b->charset->suits || (b->charset->holds && !b->enc->stateful);
-  /* A charset of SO and SI: the encoder follows its shifts.  */
-  h->senc = b->exact ? NULL : shift_enc_new (b->charset);
+  h->senc = b->exact ? NULL : shift_enc_new (b->charset, b->to_name);
 }
 
-/* The encoder of H encoded C to OUT[0..LEN) (ERR: iconv()'s errno):
-   let its memo, or that of its shifts, learn it (iconv_memo.c,
-   iconv_shift.c), with the probe's help; or stop using them for good,
-   and say so to the fast path from UTF-8 (B's `stateful').  */
+/* The encoder of H encoded C to OUT[0..LEN) (ERR: iconv()'s errno): let
+   its memo, or that of its shifts, learn it with the probe's help; or
+   stop using them for good, and say so to the fast path (`stateful').  */
 static void
 encode_learn (struct bridge const *b, struct handle *h, ucs4_t c,
               uint8_t const *out, size_t len, int err)
@@ -866,8 +865,9 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           break;
         }
       /* The memo's loop takes C once learned: I goes round to it.  */
-      if (h->enc_on && !h->senc
-          && enc_memo_learn_ahead (b->enc, cp + i, count - i) != 0)
+      if (h->enc_on ? !h->senc && enc_memo_learn_ahead (b->enc, cp + i,
+                                                        count - i) != 0
+          : h->senc && shift_enc_learn_ahead (h->senc, cp + i, count - i))
         {
           i--;
           continue;

@@ -550,10 +550,8 @@ enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
   return false;
 }
 
-/* The 4 bytes of C as UTF-32LE, or (HOST) as UCS-4 in the machine's
-   order.  */
-static void
-ahead_unit (bool host, ucs4_t c, uint8_t *out)
+void
+enc_learner_unit (bool host, ucs4_t c, uint8_t *out)
 {
   size_t k;
   if (host)
@@ -576,8 +574,8 @@ encode_twice (struct enc_memo const *m, ucs4_t c, uint8_t *out)
   char *op = (char *) tmp;
   size_t il = sizeof in, ol = sizeof tmp, r, len;
 
-  ahead_unit (m->ahead_form == AHEAD_HOST, c, in);
-  ahead_unit (m->ahead_form == AHEAD_HOST, c, in + 4);
+  enc_learner_unit (m->ahead_form == AHEAD_HOST, c, in);
+  enc_learner_unit (m->ahead_form == AHEAD_HOST, c, in + 4);
   r = iconv (m->ahead, &ip, &il, &op, &ol);
   len = (sizeof tmp - ol) / 2;
   if (r == (size_t) -1)
@@ -620,7 +618,7 @@ encode_alone (iconv_t cd, ucs4_t c, bool host, uint8_t *out)
   ICONV_CONST char *ip = (ICONV_CONST char *) in;
   char *op = (char *) out;
   size_t il = sizeof in, ol = MAX_ENCODED;
-  ahead_unit (host, c, in);
+  enc_learner_unit (host, c, in);
   iconv (cd, NULL, NULL, NULL, NULL);
   if (iconv (cd, &ip, &il, &op, &ol) == (size_t) -1
       || iconv (cd, NULL, NULL, &op, &ol) == (size_t) -1)
@@ -628,47 +626,50 @@ encode_alone (iconv_t cd, ucs4_t c, bool host, uint8_t *out)
   return (int) (MAX_ENCODED - ol);
 }
 
-/* Open M's learner to TOCODE.  glibc's WCHAR_T is its own form, UCS-4
-   in the machine's order, which saves iconv() a step of each call;
-   where WCHAR_T is anything else (UTF-16, a locale's wide characters),
-   these values, one at least of every width, do not all encode as
-   their UTF-32LE do.  */
-static void
-open_ahead (struct enc_memo *m, char const *tocode)
+/* glibc's WCHAR_T is its own form, UCS-4 in the machine's order,
+   which saves iconv() a step of each call; where WCHAR_T is anything
+   else (UTF-16, a locale's wide characters), these values, one at
+   least of every width, do not all encode as their UTF-32LE do.  */
+iconv_t
+enc_learner_open (char const *tocode, bool *host)
 {
   static ucs4_t const tell[] = { 0x41, 0x0A, 0xE9, 0x3B1, 0x4E2D, 0xAC00,
                                  0x20AC, 0xFF21, 0x20B9F, 0x1F600 };
   iconv_t le = iconv_open (tocode, "UTF-32LE");
-  iconv_t host = iconv_open (tocode, "WCHAR_T");
+  iconv_t wide = iconv_open (tocode, "WCHAR_T");
   size_t k;
 
-  m->ahead_form = AHEAD_NONE;
-  if (le == (iconv_t) -1)
+  *host = false;
+  if (le == (iconv_t) -1 || wide == (iconv_t) -1)
     {
-      if (host != (iconv_t) -1)
-        iconv_close (host);
-      return;
+      if (wide != (iconv_t) -1)
+        iconv_close (wide);
+      return le;
     }
-  m->ahead = le;
-  m->ahead_form = AHEAD_LE;
-  if (host == (iconv_t) -1)
-    return;
   for (k = 0; k < sizeof tell / sizeof *tell; k++)
     {
       uint8_t a[MAX_ENCODED], b[MAX_ENCODED];
       int la = encode_alone (le, tell[k], false, a);
-      if (la != encode_alone (host, tell[k], true, b)
+      if (la != encode_alone (wide, tell[k], true, b)
           || (0 < la && memcmp (a, b, (size_t) la) != 0))
-        break;
-    }
-  if (k < sizeof tell / sizeof *tell)
-    {
-      iconv_close (host);
-      return;
+        {
+          iconv_close (wide);
+          return le;
+        }
     }
   iconv_close (le);
-  m->ahead = host;
-  m->ahead_form = AHEAD_HOST;
+  *host = true;
+  return wide;
+}
+
+/* Open M's learner to TOCODE.  */
+static void
+open_ahead (struct enc_memo *m, char const *tocode)
+{
+  bool host;
+  m->ahead = enc_learner_open (tocode, &host);
+  m->ahead_form = (m->ahead == (iconv_t) -1 ? AHEAD_NONE
+                   : host ? AHEAD_HOST : AHEAD_LE);
 }
 
 size_t

@@ -300,6 +300,15 @@ bool enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
 size_t enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp,
                              size_t n);
 
+/* An iconv_t to TOCODE that enc_learner_unit's values go to: from
+   glibc's own UCS-4 where WCHAR_T is that (*HOST), else from UTF-32LE;
+   (iconv_t) -1 when it does not open.  */
+iconv_t enc_learner_open (char const *tocode, bool *host);
+
+/* The 4 bytes of C as UTF-32LE, or (HOST) as UCS-4 in the machine's
+   order.  */
+void enc_learner_unit (bool host, ucs4_t c, uint8_t *out);
+
 void enc_memo_free (struct enc_memo *m);
 
 #endif

@@ -673,7 +673,7 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
    kana with a following mark).  */
 
 struct shift_enc *
-shift_enc_new (struct memo_charset const *cs)
+shift_enc_new (struct memo_charset const *cs, char const *tocode)
 {
   struct shift_enc *se;
   if (!cs->decided || !cs->shifting)
@@ -682,6 +682,7 @@ shift_enc_new (struct memo_charset const *cs)
   se->so = cs->so;
   se->si = cs->si;
   se->synced = true;
+  se->tocode = tocode;
   return se;
 }
 
@@ -796,11 +797,72 @@ shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
   se->shifted = wide;
 }
 
+/* Learn C ahead with SE's learner, from its initial state, which its
+   flush brings it back to: C twice in one call must give what
+   encode_once shows (one byte; or SO and two bytes, and SI to flush),
+   twice; or be an error at once.  Whether C was learned.  */
+static bool
+learn_twice (struct shift_enc *se, ucs4_t c)
+{
+  uint8_t in[8], out[4 * MAX_ENCODED], fl[MAX_ENCODED];
+  size_t used, bytes, ol = sizeof fl;
+  char *op = (char *) fl;
+  int err;
+  bool wide;
+
+  enc_learner_unit (se->ahead_host, c, in);
+  enc_learner_unit (se->ahead_host, c, in + 4);
+  bytes = bridge_convert (se->ahead, in, 8, out, sizeof out, &used, &err);
+  iconv (se->ahead, NULL, NULL, &op, &ol);
+  if (err != 0 && used == 0 && bytes == 0 && ol == sizeof fl)
+    {
+      enc_memo_put (&se->known, c, NULL, 0, true);
+      return true;
+    }
+  wide = bytes == 5;
+  if (err != 0 || used != 8
+      || !(wide ? out[0] == se->so && ol == sizeof fl - 1 && fl[0] == se->si
+           && memcmp (out + 1, out + 3, 2) == 0
+           : bytes == 2 && out[0] == out[1] && ol == sizeof fl))
+    return false;
+  enc_memo_put (&se->known, c, out + wide, wide ? 2 : 1, false);
+  se->sample[wide] = c;
+  return true;
+}
+
+size_t
+shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
+{
+  size_t j, tried = 0, learned = 0;
+  if (!se->ahead_open)
+    {
+      se->ahead = enc_learner_open (se->tocode, &se->ahead_host);
+      se->ahead_open = true;
+    }
+  if (se->ahead == (iconv_t) -1)
+    return 0;
+  iconv (se->ahead, NULL, NULL, NULL, NULL);
+  for (j = 0; j < n && tried < ENC_BATCH; j++)
+    {
+      ucs4_t c = cp[j];
+      if ((0xD800 <= c && c < 0xE000) || 0x10FFFF < c
+          || enc_memo_get (&se->known, c) != 0)
+        continue;
+      tried++;
+      if (!learn_twice (se, c))
+        break;
+      learned++;
+    }
+  return learned;
+}
+
 void
 shift_enc_free (struct shift_enc *se)
 {
   if (!se)
     return;
+  if (se->ahead_open && se->ahead != (iconv_t) -1)
+    iconv_close (se->ahead);
   enc_memo_free (&se->known);
   free (se);
 }

@@ -95,10 +95,25 @@ struct shift_enc
   bool shifted;                 /* What was written ends after SO.  */
   bool synced;                  /* The encoder's iconv_t is there too.  */
   ucs4_t sample[2];             /* A character known of each state.  */
+  char const *tocode;           /* The charset, for iconv_open.  */
+  iconv_t ahead;                /* shift_enc_learn_ahead's learner, once
+                                   AHEAD_OPEN ((iconv_t) -1: none).  */
+  bool ahead_open;
+  bool ahead_host;              /* It reads the machine's UCS-4.  */
 };
 
-/* A new one for the charset CS, or NULL when CS is not of SO and SI.  */
-struct shift_enc *shift_enc_new (struct memo_charset const *cs);
+/* A new one for the charset CS, called TOCODE (for iconv_open), or
+   NULL when CS is not of SO and SI.  */
+struct shift_enc *shift_enc_new (struct memo_charset const *cs,
+                                 char const *tocode);
+
+/* Learn ahead: the values of CP[0..N) that SE does not know, up to
+   ENC_BATCH of them, each checked as shift_enc_learn's probe does, with
+   a learner of its own (one call and a flush a character, instead of
+   four calls), up to the first that does not come through.  How many
+   it learned: 0 when CP[0], which SE did not know, was not.  */
+size_t shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp,
+                              size_t n);
 
 /* Encode CP[*I..N) with what SE knows into OUT from *O, with the shifts
    between them, while OUT has MAX_ENCODED bytes of room below CAP, and
