@@ -91,135 +91,21 @@
 #include "error.h"
 #include "xalloc.h"
 
-#include "iconv_hold.h"
-#include "iconv_memo.h"
-#include "iconv_shift.h"
+#include "iconv_encode.h"
+#include "iconv_handle.h"
 #include "iconv_table.h"
 #include "iconv_units.h"
 #include "step.h"
 
-enum
-{
-  /* The most input bytes one iconv() call sees while decoding: more than
-     the longest character or shift sequence of any encoding iconv(3)
-     knows.  */
-  BRIDGE_VIEW = 2 * MAX_ERROR_BYTES,
-  BRIDGE_MAX_VALUES = PIVOT_MIN_ROOM   /* From one input character.  */
-};
-
-/* A bridged codec.  */
-struct bridge
-{
-  struct stateful_codec sc;     /* First: what the rest of utf8conv sees.  */
-  char *name;                   /* As the user gave it, uppercased.  */
-  char *to_name;                /* For iconv_open when encoding.  */
-  struct codec const *exact;    /* Tried first when encoding, or NULL.  */
-  locale_t translit;            /* //TRANSLIT: the locale whose rules
-                                   iconv() follows, or (locale_t) 0.  */
-  struct memo_charset *charset; /* Whether the memo suits it.  */
-  struct enc_memo *enc;         /* What its encoders learned.  */
-  unsigned int unit;            /* A form of fixed units: their size
-                                   (iconv_units.c), or 0.  */
-  struct bridge *next;          /* All bridges, to find them again.  */
-};
-
 static struct bridge *bridges;
 
-static struct bridge const *
-bridge_of (struct codec const *c)
-{
-  /* C is the first member of SC, which is the first member of the
-     bridge.  */
-  return (struct bridge const *) (struct stateful_codec const *) c;
-}
 
-/* The iconv_t behind a decoder's or encoder's `impl'.  */
-struct handle
-{
-  iconv_t cd;
-  /* Decoding: the bytes consumed since the last value without giving
-     one (shift sequences, or a held character).  They belong to the
-     next value, whose offset is theirs, wherever the buffers were
-     split.  */
-  int64_t prefix;
-  /* Decoding: the bytes consumed since the start of the last call that
-     gave values (the first BRIDGE_VIEW of them in TAIL), which is where
-     a held character comes from; and the probe that tells whether one
-     is held, opened on the first error (or (iconv_t) -1).  */
-  uint8_t tail[BRIDGE_VIEW];
-  int64_t tail_len;
-  iconv_t probe;
-  char const *fromcode;
-  /* Decoding: iconv() said EILSEQ after it had consumed BLAMED without
-     giving values, so the byte after them is illegal, where it says
-     (glibc's ISO-2022-CN and ISO-2022-CN-EXT say so of the character
-     after a SO that no designation came before).  */
-  bool blame_next;
-  uint8_t blamed[MAX_ERROR_BYTES];
-  unsigned int blamed_len;
-  /* Decoding: the characters learned, whether they may be used (not
-     once the decoder showed state), and what the probe found out about
-     the charset.  */
-  struct memo memo;
-  bool memo_on;
-  struct shift_track shift;     /* The memo across shifts.  */
-  struct shift_enc *senc;       /* Encoding: the same (iconv_shift.c).  */
-  struct memo_charset *charset;
-  /* Decoding: the table of a charset that holds letters back
-     (iconv_hold.c), looked for at the first byte consumed without a
-     value (HOLD_TRY); CLEAR: surely nothing held or consumed so.  */
-  struct hold_table const *hold;
-  bool hold_try;
-  bool hold_clear;
-  /* Encoding: whether the encoders' memo may be read and written (while
-     the encoder has shown no state).  */
-  bool enc_on;
-  /* Both ways: the size of the code units of a Unicode form converted
-     a run per call (iconv_units.c), or 0; the byte order a run showed.  */
-  unsigned int unit;
-  int order;
-};
-
-
-static iconv_t
-xiconv_open (char const *tocode, char const *fromcode)
-{
-  iconv_t cd = iconv_open (tocode, fromcode);
-  if (cd == (iconv_t) -1)
-    {
-      if (errno == ENOMEM)
-        xalloc_die ();
-      error (EXIT_FAILURE + 1, errno, "iconv_open (\"%s\", \"%s\")",
-             tocode, fromcode);
-    }
-  return cd;
-}
-
-static void *
-open_handle (char const *tocode, char const *fromcode)
-{
-  struct handle *h = xzalloc (sizeof *h);
-  h->cd = xiconv_open (tocode, fromcode);
-  h->probe = (iconv_t) -1;
-  h->fromcode = fromcode;
-  return h;
-}
-
-static void
-close_handle (void *impl)
-{
-  struct handle *h = impl;
-  iconv_close (h->cd);
-  if (h->probe != (iconv_t) -1)
-    iconv_close (h->probe);
-  free (h);
-}
 
 static void
 bridge_decoder_open (struct decoder *d)
 {
   struct bridge const *b = bridge_of (d->codec);
-  struct handle *h = open_handle ("UTF-32LE", b->name);
+  struct handle *h = bridge_open_handle ("UTF-32LE", b->name);
   h->charset = b->charset;
   h->unit = b->unit;
   h->order = UNITS_UNKNOWN;
@@ -237,61 +123,7 @@ bridge_decoder_close (struct decoder *d)
   struct handle *h = d->impl;
   memo_free (&h->memo);
   shift_free (&h->shift);
-  close_handle (h);
-}
-
-static void
-bridge_encoder_open (struct encoder *e)
-{
-  struct bridge const *b = bridge_of (e->codec);
-  struct handle *h = open_handle (b->to_name, "UTF-32LE");
-  e->impl = h;
-  /* Runs of units, no memo: unless it transliterates or EXACT is.  */
-  if (!b->translit && b->to_name == b->name && !b->exact && b->unit)
-    {
-      h->unit = b->unit;
-      h->order = UNITS_UNKNOWN;
-      return;
-    }
-  /* Not for a Unicode form (a BOM written once, UTF-7's base64), nor
-     with //TRANSLIT; and only for a charset whose decoder keeps no
-     state as far as the probe can tell.  */
-  if ((b->sc.codec.flags & CODEC_UNICODE) || b->translit
-      || b->to_name != b->name)
-    return;
-  if (!b->charset->decided)
-    shift_probe_charset (b->charset, b->name);
-  /* Or whose decoder only holds a letter back (CP1255): its encoder is
-     checked character by character, and one that holds a character
-     back too (BIG5-HKSCS's) shows at its first, for good.  A charset
-     of SO and SI: the encoder follows its shifts.  */
-  h->enc_on = b->charset->suits || (b->charset->holds && !b->enc->stateful);
-  h->senc = b->exact ? NULL : shift_enc_new (b->charset, b->to_name);
-}
-
-/* The encoder of H encoded C to OUT[0..LEN) (ERR: iconv()'s errno): let
-   its memo, or that of its shifts, learn it with the probe's help; or
-   stop using them for good, and say so to the fast path (`stateful').  */
-static void
-encode_learn (struct bridge const *b, struct handle *h, ucs4_t c,
-              uint8_t const *out, size_t len, int err)
-{
-  if ((h->enc_on || h->senc) && h->probe == (iconv_t) -1)
-    h->probe = xiconv_open (b->to_name, "UTF-32LE");
-  if (h->enc_on && !enc_memo_learn (b->enc, h->probe, c, out, len, err))
-    {
-      h->enc_on = false;
-      b->enc->stateful = true;
-    }
-  if (h->senc)
-    shift_enc_learn (&h->senc, h->probe, c, out, len, err);
-}
-
-static void
-bridge_encoder_close (struct encoder *e)
-{
-  shift_enc_free (((struct handle *) e->impl)->senc);
-  close_handle (e->impl);
+  bridge_close_handle (h);
 }
 
 /* Push the values in OUT[0..BYTES) to P with the offset REL: they came
@@ -387,7 +219,7 @@ static iconv_t
 probe_of (struct handle *h)
 {
   if (h->probe == (iconv_t) -1)
-    h->probe = xiconv_open ("UTF-32LE", h->fromcode);
+    h->probe = bridge_iconv_open ("UTF-32LE", h->fromcode);
   else
     iconv (h->probe, NULL, NULL, NULL, NULL);
   return h->probe;
@@ -777,136 +609,6 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
     status = finish_input (d, h, p, n);
   *inlen = i;
   return status;
-}
-
-/* Encode C with the iconv_t of H (of B) into OUT[0..ROOM): the bytes
-   written, and in ERR iconv()'s errno, or 0.  */
-static size_t
-encode_one (struct bridge const *b, struct handle *h, ucs4_t c,
-            uint8_t *out, size_t room, int *err)
-{
-  uint8_t buf[4];
-  ICONV_CONST char *ip = (ICONV_CONST char *) buf;
-  char *op = (char *) out;
-  size_t il = sizeof buf, ol = room, r;
-
-  buf[0] = (uint8_t) c;
-  buf[1] = (uint8_t) (c >> 8);
-  buf[2] = (uint8_t) (c >> 16);
-  buf[3] = (uint8_t) (c >> 24);
-  r = iconv (h->cd, &ip, &il, &op, &ol);
-  h->order = UNITS_UNKNOWN;
-  *err = r == (size_t) -1 ? errno : 0;
-  /* musl's iconv() writes '*' for a character the charset lacks and
-     counts it as an irreversible conversion, where glibc's and GNU
-     libiconv's say EILSEQ: without //TRANSLIT that is the same
-     unencodable value, and its '*' is taken back.  */
-  if (*err == 0 && r != 0 && !b->translit)
-    {
-      *err = EILSEQ;
-      return 0;
-    }
-  return room - ol;
-}
-
-static enum encode_status
-bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
-               size_t *outlen, size_t cap)
-{
-  struct bridge const *b = bridge_of (e->codec);
-  struct handle *h = e->impl;
-  iconv_t cd = h->cd;
-  size_t i, count = *n, o = *outlen;
-  enum encode_status status = ENCODE_INPUT_EMPTY;
-  /* //TRANSLIT: C.UTF-8's rules while this call lasts.  */
-  locale_t user = b->translit ? uselocale (b->translit) : (locale_t) 0;
-
-  for (i = 0; i < count; i++)
-    {
-      ucs4_t c;
-      size_t bytes;
-      int err;
-
-      /* What the memo knows, in a loop of its own.  */
-      if (h->enc_on ? enc_memo_run (b->enc, cp, &i, count, out, &o, cap)
-          : h->senc && shift_enc_run (h->senc, cp, &i, count, out, &o, cap))
-        {
-          status = ENCODE_UNENCODABLE;
-          break;
-        }
-      if (h->unit)
-        {
-          bool exact = true;
-          i += units_encode (cd, h->unit, &h->order, cp + i, count - i, out,
-                             &o, cap, &exact);
-          if (!exact)
-            h->unit = 0;
-        }
-      if (i == count)
-        break;
-      c = cp[i];
-      if (cap - o < MAX_ENCODED)
-        {
-          status = ENCODE_OUTPUT_FULL;
-          break;
-        }
-      if (b->exact)
-        {
-          struct encoder x;
-          size_t one = 1;
-          encoder_init (&x, b->exact);
-          if (b->exact->encode (&x, &c, &one, out, &o, cap)
-              == ENCODE_INPUT_EMPTY)
-            continue;
-        }
-      if ((0xD800 <= c && c < 0xE000) || 0x10FFFF < c)
-        {
-          status = ENCODE_UNENCODABLE;
-          break;
-        }
-      /* The memo's loop takes C once learned: I goes round to it.  */
-      if (h->enc_on ? !h->senc && enc_memo_learn_ahead (b->enc, cp + i,
-                                                        count - i) != 0
-          : h->senc && shift_enc_learn_ahead (h->senc, cp + i, count - i))
-        {
-          i--;
-          continue;
-        }
-      if (h->senc)
-        shift_enc_sync (h->senc, cd, false);
-      bytes = encode_one (b, h, c, out + o, cap - o, &err);
-      o += bytes;
-      if (err == E2BIG && o > *outlen)
-        {
-          status = ENCODE_OUTPUT_FULL;
-          break;
-        }
-      encode_learn (b, h, c, out + o - bytes, bytes, err);
-      if (err != 0)
-        {
-          /* EILSEQ or EINVAL: iconv() cannot encode C.  */
-          status = ENCODE_UNENCODABLE;
-          break;
-        }
-    }
-  if (b->translit)
-    uselocale (user);
-  *n = i;
-  *outlen = o;
-  return status;
-}
-
-static size_t
-bridge_flush (struct encoder *e, uint8_t *out)
-{
-  iconv_t cd = ((struct handle *) e->impl)->cd;
-  char *op = (char *) out;
-  size_t ol = MAX_ERROR_BYTES;
-  ((struct handle *) e->impl)->order = UNITS_UNKNOWN;
-  if (((struct handle *) e->impl)->senc)
-    shift_enc_sync (((struct handle *) e->impl)->senc, cd, true);
-  iconv (cd, NULL, NULL, &op, &ol);
-  return MAX_ERROR_BYTES - ol;
 }
 
 struct codec const *

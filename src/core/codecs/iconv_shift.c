@@ -670,7 +670,12 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
    and the flush after it.  A character iconv(3) cannot encode, for the
    probe too, is known as such; anything else ends the learning for
    good (a character held back to combine with the next, as IBM1390's
-   kana with a following mark).  */
+   kana with a following mark).  The bridge's encoder first lets it
+   learn ahead the new characters that follow one it does not know
+   (shift_enc_learn_ahead): a learner of its own encodes each twice in
+   one call, from the initial state its flush brings it back to, which
+   must give what the probe shows above, twice; the encoder's own call
+   is then not needed to know the character.  */
 
 struct shift_enc *
 shift_enc_new (struct memo_charset const *cs, char const *tocode)
