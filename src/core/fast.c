@@ -275,7 +275,7 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
   /* Room for MAX_ENCODED bytes while O is at most LIMIT.  */
   size_t limit = cap >= MAX_ENCODED ? cap - MAX_ENCODED : 0;
 
-  if (!to_memo->stateful && page && cap >= MAX_ENCODED)
+  if (!to_memo->stateful && !to_memo->busy && page && cap >= MAX_ENCODED)
     while (i < n && o <= limit)
       {
         ucs4_t c = in[i];
@@ -298,7 +298,7 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
             nl -= c == 0x0A;
             continue;
           }
-        if (v == 0 || (v & 0xF) == ENC_NONE)
+        if (v == 0 || (v & 0xF) == ENC_NONE || (v & ENC_HELD))
           {
             nl -= c == 0x0A;
             break;

@@ -275,7 +275,7 @@ hold_case() {
   done
 }
 
-@test "the encoders' memo learns ahead, but not a letter the encoder holds back to compose with a mark" {
+@test "the encoders' memo learns ahead, and writes a letter the encoder holds back only once the next shows they do not compose" {
   require_full_iconv
   local x run=''
   # 63 characters of Big5 (A440..A47E), then Ê with U+0304, Ê, ê with
@@ -291,6 +291,23 @@ hold_case() {
   for x in $(seq 161 254); do run+=$(printf '\\xb0\\x%02x' "$x"); done
   printf "$run" >run
   hold_case EUC-JISX0213 run '\xe3\x81\x8b\xe3\x82\x9a|\xe3\x81\x8b|a' '\xa4\xf7|\xa4\xab|a'
+  # The hiragana (A4A1..A4F3, か and others held back) and the kanji
+  # before them: the memo writes a held character once the next shows
+  # they do not compose, until か and U+309A.
+  run=''
+  for x in $(seq 161 243); do run+=$(printf '\\xa4\\x%02x' "$x"); done
+  for x in $(seq 161 254); do run+=$(printf '\\xb0\\x%02x' "$x"); done
+  printf "$run" >run
+  hold_case EUC-JISX0213 run '\xe3\x81\x8b\xe3\x82\x9a|\xe3\x81\x8b|a' '\xa4\xf7|\xa4\xab|a'
+  local bs
+  for bs in 65536 1 2 3; do
+    # Held back at the end of the input: written by the flush.
+    conv 0 '61a4aba4ada4af' 'a\xe3\x81\x8b\xe3\x81\x8d\xe3\x81\x8f' -t EUC-JISX0213 --block-size=$bs
+    # Before a character the charset lacks: written before the error.
+    conv 1 '61a4ab' 'a\xe3\x81\x8b\xf0\x9f\x98\x80\xe3\x81\x8b' -t EUC-JISX0213 --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 4: cannot encode U+1F600 in EUC-JISX0213: F0 9F 98 80 (unencodable character)"
+    conv 0 '61a4ab3fa4ab' 'a\xe3\x81\x8b\xf0\x9f\x98\x80\xe3\x81\x8b' -t EUC-JISX0213 -e replace --block-size=$bs
+  done
 }
 
 @test "the iconv(3) bridge: an illegal byte and a lead byte before a newline inside multi-byte text" {

@@ -63,6 +63,8 @@ encode_learn (struct bridge const *b, struct handle *h, ucs4_t c,
 void
 bridge_encoder_close (struct encoder *e)
 {
+  if (((struct handle *) e->impl)->held_on)
+    bridge_of (e->codec)->enc->busy = false;
   shift_enc_free (((struct handle *) e->impl)->senc);
   bridge_close_handle ((struct handle *) e->impl);
 }
@@ -97,6 +99,32 @@ encode_one (struct bridge const *b, struct handle *h, ucs4_t c,
   return room - ol;
 }
 
+/* H holds back the character H->held of the memo, which the next one,
+   CP[I], lets out as its own bytes unless they compose: write them to
+   OUT at *O if the memo says they do not (learning CP[I] ahead if need
+   be); else stop using the memo for good, and give H->held to iconv(3),
+   which holds it back as it should.  */
+static enum encode_status
+release_held (struct bridge const *b, struct handle *h, ucs4_t const *cp,
+              size_t i, size_t count, uint8_t *out, size_t *o, size_t cap)
+{
+  int err;
+  if (cap - *o < MAX_ENCODED)
+    return ENCODE_OUTPUT_FULL;
+  if (enc_memo_get (b->enc, cp[i]) == 0)
+    enc_memo_learn_ahead (b->enc, cp + i, count - i);
+  if (enc_memo_plain_pair (b->enc, h->held, cp[i]))
+    *o += (size_t) enc_memo_write (enc_memo_get (b->enc, h->held), out + *o);
+  else
+    {
+      h->enc_on = false;
+      b->enc->stateful = true;
+      *o += encode_one (b, h, h->held, out + *o, cap - *o, &err);
+    }
+  h->held_on = b->enc->busy = false;
+  return ENCODE_INPUT_EMPTY;
+}
+
 enum encode_status
 bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
                size_t *outlen, size_t cap)
@@ -115,6 +143,10 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
       size_t bytes;
       int err;
 
+      if (h->held_on
+          && (status = release_held (b, h, cp, i, count, out, &o, cap))
+             != ENCODE_INPUT_EMPTY)
+        break;
       /* What the memo knows, in a loop of its own.  */
       if (h->enc_on ? enc_memo_run (b->enc, cp, &i, count, out, &o, cap)
           : h->senc && shift_enc_run (h->senc, cp, &i, count, out, &o, cap))
@@ -152,6 +184,13 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           status = ENCODE_UNENCODABLE;
           break;
         }
+      /* A character the encoder holds back: kept until the next one.  */
+      if (h->enc_on && (enc_memo_get (b->enc, c) & ENC_HELD))
+        {
+          h->held = c;
+          h->held_on = b->enc->busy = true;
+          continue;
+        }
       /* The memo's loop takes C once learned: I goes round to it.  */
       if (h->enc_on ? !h->senc && enc_memo_learn_ahead (b->enc, cp + i,
                                                         count - i) != 0
@@ -187,12 +226,21 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
 size_t
 bridge_flush (struct encoder *e, uint8_t *out)
 {
-  iconv_t cd = ((struct handle *) e->impl)->cd;
+  struct bridge const *b = bridge_of (e->codec);
+  struct handle *h = e->impl;
   char *op = (char *) out;
   size_t ol = MAX_ERROR_BYTES;
-  ((struct handle *) e->impl)->order = UNITS_UNKNOWN;
-  if (((struct handle *) e->impl)->senc)
-    shift_enc_sync (((struct handle *) e->impl)->senc, cd, true);
-  iconv (cd, NULL, NULL, &op, &ol);
+  h->order = UNITS_UNKNOWN;
+  if (h->senc)
+    shift_enc_sync (h->senc, h->cd, true);
+  /* A character held back comes out alone.  */
+  if (h->held_on)
+    {
+      int len = enc_memo_write (enc_memo_get (b->enc, h->held), out);
+      op += len;
+      ol -= (size_t) len;
+      h->held_on = b->enc->busy = false;
+    }
+  iconv (h->cd, NULL, NULL, &op, &ol);
   return MAX_ERROR_BYTES - ol;
 }

@@ -89,8 +89,11 @@ struct handle
   bool hold_try;
   bool hold_clear;
   /* Encoding: whether the encoders' memo may be read and written (while
-     the encoder has shown no state).  */
+     the encoder has shown no state); and a character of the memo that
+     the encoder holds back (HELD_ON), not written yet (iconv_encode.c).  */
   bool enc_on;
+  bool held_on;
+  ucs4_t held;
   /* Both ways: the size of the code units of a Unicode form converted
      a run per call (iconv_units.c), or 0; the byte order a run showed.  */
   unsigned int unit;

@@ -562,30 +562,48 @@ enc_learner_unit (bool host, ucs4_t c, uint8_t *out)
 }
 
 /* Convert C twice with M's learner, from where it is: the bytes of C
-   once to OUT (their number), ENC_NONE when it cannot encode C and
-   consumed nothing, or 0 for anything else (any other error, an
-   irreversible conversion, two encodings that differ, a character
-   held back).  */
+   once to OUT (their number); ENC_NONE when it cannot encode C and
+   consumed nothing; the number with ENC_HELD when the learner held C
+   back (the first C came out at the second, which it held, and its
+   flush, which brings it back to its initial state, gave the same
+   bytes again); or 0 for anything else (any other error, an
+   irreversible conversion, two encodings that differ).  */
 static size_t
 encode_twice (struct enc_memo const *m, ucs4_t c, uint8_t *out)
 {
   uint8_t in[8], tmp[4 * MAX_ENCODED];
   ICONV_CONST char *ip = (ICONV_CONST char *) in;
   char *op = (char *) tmp;
-  size_t il = sizeof in, ol = sizeof tmp, r, len;
+  size_t il = sizeof in, ol = sizeof tmp, r, len, got;
 
   enc_learner_unit (m->ahead_form == AHEAD_HOST, c, in);
   enc_learner_unit (m->ahead_form == AHEAD_HOST, c, in + 4);
   r = iconv (m->ahead, &ip, &il, &op, &ol);
-  len = (sizeof tmp - ol) / 2;
+  got = sizeof tmp - ol;
+  len = got / 2;
   if (r == (size_t) -1)
-    return errno == EILSEQ && il == sizeof in && ol == sizeof tmp
-           ? ENC_NONE : 0;
-  if (r != 0 || il != 0 || len == 0 || ENC_MAX_BYTES < len
-      || sizeof tmp - ol != 2 * len || memcmp (tmp, tmp + len, len) != 0)
+    return errno == EILSEQ && il == sizeof in && got == 0 ? ENC_NONE : 0;
+  if (r != 0 || il != 0 || got == 0)
     return 0;
-  memcpy (out, tmp, len);
-  return len;
+  if (got == 2 * len && len <= ENC_MAX_BYTES
+      && memcmp (tmp, tmp + len, len) == 0)
+    {
+      /* (Bytes held back that read as twice the same show at the
+         batch's flush.)  */
+      memcpy (out, tmp, len);
+      return len;
+    }
+  if (got <= ENC_MAX_BYTES && got * 2 <= sizeof tmp)
+    {
+      /* Held back: the flush gives the same bytes once more.  */
+      iconv (m->ahead, NULL, NULL, &op, &ol);
+      if (sizeof tmp - ol == 2 * got && memcmp (tmp, tmp + got, got) == 0)
+        {
+          memcpy (out, tmp, got);
+          return got | ENC_HELD;
+        }
+    }
+  return 0;
 }
 
 /* Encode the N values of WANT with M's learner from its initial
@@ -717,9 +735,65 @@ enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
   if (ol != sizeof tmp)
     return 0;
   for (j = 0; j < good; j++)
-    enc_memo_put (m, want[j], got[j], len[j] == ENC_NONE ? 0 : len[j],
-                  len[j] == ENC_NONE);
+    {
+      bool none = len[j] == ENC_NONE;
+      uint64_t v = enc_memo_put (m, want[j], got[j], none ? 0 : len[j] & 0xF,
+                                 none);
+      if (!none && (len[j] & ENC_HELD))
+        m->page[want[j] >> 8][want[j] & 0xFF] = v | ENC_HELD;
+    }
   return good;
+}
+
+enum
+{
+  PAIR_SLOTS = 1 << 14,         /* Plain pairs kept: 128 KiB.  */
+  PAIR_PROBES = 8               /* Slots looked at for one.  */
+};
+
+bool
+enc_memo_plain_pair (struct enc_memo *m, ucs4_t c, ucs4_t d)
+{
+  uint64_t key = ((uint64_t) c << 21 | d) + 1, vc, vd;
+  size_t at = (size_t) ((key * 0x9E3779B97F4A7C15u) >> 50), k, free_at = 0;
+  uint8_t in[8], tmp[4 * MAX_ENCODED], want[2 * ENC_MAX_BYTES];
+  ICONV_CONST char *ip = (ICONV_CONST char *) in;
+  char *op = (char *) tmp;
+  size_t il = sizeof in, ol = sizeof tmp;
+  int lc, ld;
+  bool found_free = false;
+
+  if (!m->pairs)
+    m->pairs = xcalloc (PAIR_SLOTS, sizeof *m->pairs);
+  for (k = 0; k < PAIR_PROBES; k++)
+    {
+      size_t slot = (at + k) % PAIR_SLOTS;
+      if (m->pairs[slot] == key)
+        return true;
+      if (m->pairs[slot] == 0 && !found_free)
+        {
+          free_at = slot;
+          found_free = true;
+        }
+    }
+  vc = enc_memo_get (m, c);
+  vd = enc_memo_get (m, d);
+  lc = enc_memo_write (vc, want);
+  if (vc == 0 || vd == 0 || lc <= 0
+      || (ld = enc_memo_write (vd, want + lc)) <= 0
+      || (m->ahead_form != AHEAD_LE && m->ahead_form != AHEAD_HOST))
+    return false;
+  enc_learner_unit (m->ahead_form == AHEAD_HOST, c, in);
+  enc_learner_unit (m->ahead_form == AHEAD_HOST, d, in + 4);
+  iconv (m->ahead, NULL, NULL, NULL, NULL);
+  if (iconv (m->ahead, &ip, &il, &op, &ol) != 0 || il != 0
+      || iconv (m->ahead, NULL, NULL, &op, &ol) == (size_t) -1
+      || sizeof tmp - ol != (size_t) lc + (size_t) ld
+      || memcmp (tmp, want, (size_t) lc + (size_t) ld) != 0)
+    return false;
+  if (found_free)
+    m->pairs[free_at] = key;
+  return true;
 }
 
 void
@@ -729,6 +803,8 @@ enc_memo_free (struct enc_memo *m)
   if (m->ahead_form == AHEAD_LE || m->ahead_form == AHEAD_HOST)
     iconv_close (m->ahead);
   m->ahead_form = AHEAD_UNTRIED;
+  free (m->pairs);
+  m->pairs = NULL;
   if (!m->page)
     return;
   for (k = 0; k < ENC_PAGES; k++)

@@ -185,12 +185,17 @@ void memo_free (struct memo *m);
    bridge's for a stateless charset, iconv_bridge.c).  Pages of 256
    entries, made as they are needed; an entry is 0 (not known yet),
    ENC_NONE (iconv(3) cannot encode it), or the length of its bytes in
-   the low 4 bits and the bytes from bit 8 on.  */
+   the low 4 bits and the bytes from bit 8 on, with ENC_HELD when the
+   encoder holds the character back until the next one shows that they
+   do not compose (BIG5-HKSCS's Ê, EUC-JISX0213's kana): its bytes are
+   then those it writes when they do not, and only the bridge's encoder
+   writes it (iconv_encode.c), once enc_memo_plain_pair says so.  */
 enum
 {
   ENC_MAX_BYTES = 6,
   ENC_BATCH = 32,
   ENC_NONE = 0xF,
+  ENC_HELD = 0x10,
   ENC_PAGES = 0x110000 >> 8
 };
 
@@ -212,6 +217,10 @@ struct enc_memo
                                    enc_memo_learn_ahead may: or NULL.  */
   iconv_t ahead;                /* enc_memo_learn_ahead's learner.  */
   enum ahead_form ahead_form;
+  uint64_t *pairs;              /* enc_memo_plain_pair's, or NULL.  */
+  bool busy;                    /* An encoder holds a character back
+                                   (iconv_encode.c): the fast path
+                                   from UTF-8 waits.  */
 };
 
 /* What M knows of C: 0 when nothing.  */
@@ -256,9 +265,9 @@ enc_memo_run (struct enc_memo const *m, ucs4_t const *cp, size_t *i,
       uint64_t const *pg = c <= 0x10FFFF ? m->page[c >> 8] : NULL;
       uint64_t v = pg ? pg[c & 0xFF] : 0;
       unsigned int len = (unsigned int) (v & 0xF), j;
-      if (v == 0 || len == ENC_NONE)
+      if (v == 0 || len == ENC_NONE || (v & ENC_HELD))
         {
-          none = v != 0;
+          none = len == ENC_NONE;
           break;
         }
       for (j = 0; j < len; j++)
@@ -299,6 +308,13 @@ bool enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
    converts itself.  */
 size_t enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp,
                              size_t n);
+
+/* Whether the characters C and D, both known to M, C held back, are
+   written as their bytes one after the other (they do not compose):
+   what M's learner gives for them from its initial state, with its
+   flush, says so, and is kept for the next time (a bounded number of
+   pairs).  */
+bool enc_memo_plain_pair (struct enc_memo *m, ucs4_t c, ucs4_t d);
 
 /* An iconv_t to TOCODE that enc_learner_unit's values go to: from
    glibc's own UCS-4 where WCHAR_T is that (*HOST), else from UTF-32LE;
