@@ -562,16 +562,32 @@ Try 'utf8conv --list' for the list of encodings."
   assert_line --regexp '^(.* )?ISO-8859-15( .*)?$'
 }
 
-@test "ISO-2022-CN: ESC SO read in one call (ESC a value, SO consumed) leaves the decoder's memo off; after it, NUL is illegal, as iconv(3) says" {
+@test "ISO-2022-CN: ESC SO read in one call (ESC a value, SO consumed): after it, NUL is illegal, as iconv(3) says" {
   iconv -f ISO-2022-CN -t UTF-8 </dev/null >/dev/null 2>&1 || skip "iconv(3) has no ISO-2022-CN here"
   # Found by fuzz_bridge after the memo across shifts (iconv_shift.c):
   # the SO consumed with the ESC's value was missed, and the NUL after
-  # it was read from the memo of the initial state.
+  # it was read from the memo of the initial state.  (The memo stopped
+  # there; it now follows the shift, and the NUL goes to iconv(3).)
   printf '\x78\xD1\x78\x66\x66\x54\x69\x65\x14\x0A\x00\x00\x00\xAF\xFF\x1B\x0E\x00\xAF\xFF\x1B\x0E\x0A\x0A\x54\x69\x65\x3F\x02\x00\x00\x00\x00\x00\x00\x00\x0E' >in
   local bs
   for bs in 1 2 3 65536; do
     run -0 --separate-stderr "$UTF8CONV" --block-size="$bs" -f ISO-2022-CN -e escape --binary -o out in
     assert_hex out 785c786431786666546965140a0000005c7861665c7866661b5c7830305c7861665c7866665c7831625c7830615c783061e89aa4e8b9875c7830325c7830305c7830305c7830305c7830305c7830305c7830305c783030
+  done
+}
+
+@test "ISO-2022-KR: ESC SO read in one call (ESC a value, SO consumed): the decoder's memo follows the shift" {
+  iconv -f ISO-2022-KR -t UTF-8 </dev/null >/dev/null 2>&1 || skip "iconv(3) has no ISO-2022-KR here"
+  # a ESC, SO 가 각 SI, b ESC, SO 가 SI, 0 ! (ASCII again), ESC, SO and
+  # at once SI, SO 각 SI: twenty times, so that the memo reads the
+  # characters it learned, in the state after each shift.
+  local unit='a\x1b\x0e\x30\x21\x30\x22\x0fb\x1b\x0e\x30\x21\x0f\x30\x21\x1b\x0e\x0f\x0e\x30\x22\x0f'
+  local want='611beab080eab081621beab08030211beab081' k bs expected=''
+  { printf '\x1b$)C'; for k in $(seq 20); do printf "$unit"; done; } >in
+  for k in $(seq 20); do expected+=$want; done
+  for bs in 1 2 3 65536; do
+    run -0 --separate-stderr "$UTF8CONV" --block-size="$bs" -f ISO-2022-KR -o out in
+    assert_hex out "$expected"
   done
 }
 

@@ -488,6 +488,23 @@ blame_next_byte (struct handle *h, uint8_t const *s, size_t used)
     memo_stop (h);
 }
 
+/* A call of iconv() consumed S[0..USED) and gave the values at
+   OUT[0..BYTES): if that consumed a shift byte of the charset too
+   (ISO-2022-KR's ESC SO), follow it (iconv_shift.c) or stop the memo of
+   H, and return true.  */
+static bool
+shift_with_values (struct handle *h, uint8_t const *s, size_t used,
+                   uint8_t const *out, size_t bytes)
+{
+  if (!h->memo_on || !shift_in_values (h->charset, h->fromcode, s, used))
+    return false;
+  h->shift.fromcode = h->fromcode;
+  if (!shift_after_values (&h->shift, &h->memo, h->charset, s, used, out,
+                           bytes))
+    memo_stop (h);
+  return true;
+}
+
 /* One call of bridge_decode's loop: iconv() converts the shortest prefix
    of V that it does something with into OUT (room for ROOM values).
    Sets *USED, *K (the prefix's length), *ERR; returns the bytes out.  */
@@ -565,10 +582,8 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
         }
       else if (bytes > 0)
         {
-          if (h->memo_on
-              && shift_in_values (h->charset, h->fromcode, v.s, used))
-            memo_stop (h);
-          else if (used == k && bytes == 4)
+          if (!shift_with_values (h, v.s, used, out, bytes)
+              && used == k && bytes == 4)
             learn (h, v.s, k, err, out);
           push_values (d, p, out, bytes, v.rel - h->prefix,
                        used + (size_t) h->prefix);

@@ -371,6 +371,36 @@ shift_in_values (struct memo_charset *cs, char const *fromcode,
           && (memchr (s, cs->so, used) || memchr (s, cs->si, used)));
 }
 
+bool
+shift_after_values (struct shift_track *t, struct memo *m,
+                    struct memo_charset const *cs, uint8_t const *s,
+                    size_t used, uint8_t const *out, size_t bytes)
+{
+  uint8_t last = s[used - 1];
+  ucs4_t cp[PIVOT_MIN_ROOM];
+  struct seq q;
+  size_t k, count = bytes / 4;
+
+  if (!cs->shifting || used < 2 || MAX_ERROR_BYTES < used
+      || PIVOT_MIN_ROOM < count || (last != cs->so && last != cs->si)
+      || memchr (s, cs->so, used - 1) || memchr (s, cs->si, used - 1)
+      || !probe_ready (t))
+    return false;
+  for (k = 0; k < count; k++)
+    cp[k] = get32le (out + 4 * k);
+  q.n = q.count = 0;
+  if (t->shifted)
+    seq_byte (&q, cs->so);
+  seq_add (&q, s, used - 1, cp, count);
+  seq_byte (&q, last);
+  if (!gives (t->probe, true, &q, false))
+    return false;
+  t->on = true;
+  if ((last == cs->so) != t->shifted)
+    swap_memos (t, m);
+  return true;
+}
+
 void
 shift_reset (struct shift_track *t, struct memo *m)
 {

@@ -53,10 +53,19 @@ void shift_reset (struct shift_track *t, struct memo *m);
 /* Whether a call of iconv() that gave values consumed, with them, one
    of the shift bytes of the charset CS (of SO and SI) in S[0..USED):
    glibc's ISO-2022-CN, shown ESC SO, writes the ESC and consumes the
-   SO.  The decoder's shift state is then not known, and its memo must
-   stop.  Probes CS if need be.  */
+   SO.  The decoder's memo must then follow the shift
+   (shift_after_values) or stop.  Probes CS if need be.  */
 bool shift_in_values (struct memo_charset *cs, char const *fromcode,
                       uint8_t const *s, size_t used);
+
+/* Such a call of the decoder whose memo is M gave the values at
+   OUT[0..BYTES) for S[0..USED), whose last byte, and only that, is SO or
+   SI (ISO-2022-KR's ESC SO: the ESC, and the shift): follow the shift
+   in T and return true when T's probe, in T's state, gives those values
+   for the bytes before it and then consumes it alone; else false.  */
+bool shift_after_values (struct shift_track *t, struct memo *m,
+                         struct memo_charset const *cs, uint8_t const *s,
+                         size_t used, uint8_t const *out, size_t bytes);
 
 /* The decoder whose memo is M (that of the state of T, after SO) of the
    charset FROMCODE (CS) noted S[0..LEN) as the character C, which
