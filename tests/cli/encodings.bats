@@ -591,6 +591,22 @@ Try 'utf8conv --list' for the list of encodings."
   done
 }
 
+@test "ISO-2022-KR: the encoder's memo writes the header once, then the shifts, as iconv(1) does" {
+  require_full_iconv
+  local bs
+  memo_text ko EUC-KR
+  iconv -f UTF-8 -t ISO-2022-KR text.u8 >want
+  for bs in 65536 1 3; do
+    "$UTF8CONV" -t ISO-2022-KR --block-size=$bs -o out text.u8
+    cmp out want || fail "block size $bs"
+    # a, 가 a (SO before the Hangul, SI after it), 가 alone (SI by the
+    # flush): the header first each time.
+    conv 0 '1b24294361' 'a' -t ISO-2022-KR --block-size=$bs
+    conv 0 '1b2429430e30210f61' '\xea\xb0\x80a' -t ISO-2022-KR --block-size=$bs
+    conv 0 '1b2429430e30210f' '\xea\xb0\x80' -t ISO-2022-KR --block-size=$bs
+  done
+}
+
 @test "CP1255: letters held back are decoded without iconv(3) as with it, at every block size, points and errors included" {
   iconv -f CP1255 -t UTF-8 </dev/null >/dev/null 2>&1 || skip "iconv(3) has no CP1255 here"
   # Hebrew letters (held back for a point that may follow), a sheqel

@@ -705,7 +705,11 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
    (shift_enc_learn_ahead): a learner of its own encodes each twice in
    one call, from the initial state its flush brings it back to, which
    must give what the probe shows above, twice; the encoder's own call
-   is then not needed to know the character.  */
+   is then not needed to know the character.  An encoder that writes a
+   head before its first character after its initial state (ISO-2022-KR,
+   ESC $ ) C: what a flush from that state writes) has it skipped in
+   what the probe, the learner and its own first call give, and written
+   by the memo when it writes first.  */
 
 struct shift_enc *
 shift_enc_new (struct memo_charset const *cs, char const *tocode)
@@ -719,6 +723,39 @@ shift_enc_new (struct memo_charset const *cs, char const *tocode)
   se->synced = true;
   se->tocode = tocode;
   return se;
+}
+
+/* Keep in SE, the first time, what CD writes when flushed from its
+   initial state: the bytes an encoder of the charset writes once
+   before its first character after that state (ISO-2022-KR's header,
+   ESC $ ) C), none for most.  */
+static void
+know_head (struct shift_enc *se, iconv_t cd)
+{
+  uint8_t buf[4 * MAX_ENCODED];
+  char *op = (char *) buf;
+  size_t ol = sizeof buf;
+  if (se->head_known)
+    return;
+  iconv (cd, NULL, NULL, NULL, NULL);
+  iconv (cd, NULL, NULL, &op, &ol);
+  se->head_len = sizeof buf - ol;
+  /* Longer than kept: nothing will match.  */
+  if (sizeof se->head < se->head_len)
+    se->head_len = 0;
+  memcpy (se->head, buf, se->head_len);
+  se->head_known = true;
+}
+
+/* Whether the N bytes at *P start with SE's head: then skip it.  */
+static bool
+skip_head (struct shift_enc const *se, uint8_t const **p, size_t *n)
+{
+  if (*n < se->head_len || memcmp (*p, se->head, se->head_len) != 0)
+    return false;
+  *p += se->head_len;
+  *n -= se->head_len;
+  return true;
 }
 
 bool
@@ -737,6 +774,14 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
         {
           none = v != 0;
           break;
+        }
+      if (!se->head_out)
+        {
+          /* What the encoder would have written first.  */
+          memcpy (out + w, se->head, se->head_len);
+          w += se->head_len;
+          se->head_out = true;
+          se->synced = false;
         }
       if ((len == 2) != shifted)
         {
@@ -770,28 +815,35 @@ shift_enc_sync (struct shift_enc *se, iconv_t cd, bool flush)
       bridge_convert (cd, in, 4, out, sizeof out, &used, &err);
       se->synced = true;
     }
+  /* The flush brings CD back to its initial state, head to write.  */
   if (flush)
-    se->shifted = false;
+    se->shifted = se->head_out = false;
 }
 
-/* What PROBE, from its initial state, encodes C to, in OUT (at most
-   MAX_ENCODED bytes), and then its flush, in *FLUSHED (*FL bytes).
-   Returns the bytes before the flush, or 0 for an error.  */
+/* What PROBE, from its initial state, encodes C to after SE's head, in
+   OUT (at most MAX_ENCODED bytes), and then its flush, in *FLUSHED (*FL
+   bytes).  Returns the bytes before the flush, or 0 for an error (or no
+   head first).  */
 static size_t
-encode_once (iconv_t probe, ucs4_t c, uint8_t *out, uint8_t *flushed,
-             size_t *fl)
+encode_once (struct shift_enc const *se, iconv_t probe, ucs4_t c,
+             uint8_t *out, uint8_t *flushed, size_t *fl)
 {
-  uint8_t in[4];
+  uint8_t in[4], got[2 * MAX_ENCODED];
+  uint8_t const *g = got;
   size_t used, bytes, k, ol = MAX_ENCODED;
   char *op = (char *) flushed;
   int err;
   iconv (probe, NULL, NULL, NULL, NULL);
   for (k = 0; k < 4; k++)
     in[k] = (uint8_t) (c >> (8 * k));
-  bytes = bridge_convert (probe, in, 4, out, MAX_ENCODED, &used, &err);
+  bytes = bridge_convert (probe, in, 4, got, sizeof got, &used, &err);
   iconv (probe, NULL, NULL, &op, &ol);
   *fl = MAX_ENCODED - ol;
-  return err == 0 && used == 4 ? bytes : 0;
+  if (err != 0 || used != 4 || !skip_head (se, &g, &bytes)
+      || MAX_ENCODED < bytes)
+    return 0;
+  memcpy (out, g, bytes);
+  return bytes;
 }
 
 void
@@ -800,10 +852,17 @@ shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
 {
   struct shift_enc *se = *sep;
   uint8_t one[MAX_ENCODED], fl[MAX_ENCODED];
-  size_t flen, bytes = encode_once (probe, c, one, fl, &flen);
-  bool ok = false, wide = false;
+  size_t flen, bytes;
+  bool ok = false, wide = false, head;
 
-  if (err != 0)
+  know_head (se, probe);
+  bytes = encode_once (se, probe, c, one, fl, &flen);
+  /* The encoder's first bytes since its initial state: its head.  */
+  head = se->head_out || skip_head (se, &out, &len);
+  se->head_out = true;
+  if (!head)
+    ok = false;
+  else if (err != 0)
     ok = len == 0 && bytes == 0 && flen == 0;
   else if (bytes == 1 && flen == 0)
     /* One byte, after SI where the state was the other.  */
@@ -839,7 +898,8 @@ shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
 static bool
 learn_twice (struct shift_enc *se, ucs4_t c)
 {
-  uint8_t in[8], out[4 * MAX_ENCODED], fl[MAX_ENCODED];
+  uint8_t in[8], buf[4 * MAX_ENCODED], fl[MAX_ENCODED];
+  uint8_t const *out = buf;
   size_t used, bytes, ol = sizeof fl;
   char *op = (char *) fl;
   int err;
@@ -847,8 +907,10 @@ learn_twice (struct shift_enc *se, ucs4_t c)
 
   enc_learner_unit (se->ahead_host, c, in);
   enc_learner_unit (se->ahead_host, c, in + 4);
-  bytes = bridge_convert (se->ahead, in, 8, out, sizeof out, &used, &err);
+  bytes = bridge_convert (se->ahead, in, 8, buf, sizeof buf, &used, &err);
   iconv (se->ahead, NULL, NULL, &op, &ol);
+  if (!skip_head (se, &out, &bytes))
+    return false;
   if (err != 0 && used == 0 && bytes == 0 && ol == sizeof fl)
     {
       enc_memo_put (&se->known, c, NULL, 0, true);
@@ -876,6 +938,7 @@ shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
     }
   if (se->ahead == (iconv_t) -1)
     return 0;
+  know_head (se, se->ahead);
   iconv (se->ahead, NULL, NULL, NULL, NULL);
   for (j = 0; j < n && tried < ENC_BATCH; j++)
     {

@@ -109,6 +109,13 @@ struct shift_enc
                                    AHEAD_OPEN ((iconv_t) -1: none).  */
   bool ahead_open;
   bool ahead_host;              /* It reads the machine's UCS-4.  */
+  /* What the encoder writes once before its first character after its
+     initial state (ISO-2022-KR's ESC $ ) C; HEAD_KNOWN: found out), and
+     whether what was written since has it (HEAD_OUT).  */
+  uint8_t head[8];
+  size_t head_len;
+  bool head_known;
+  bool head_out;
 };
 
 /* A new one for the charset CS, called TOCODE (for iconv_open), or
