@@ -293,7 +293,8 @@ hold_case() {
   hold_case EUC-JISX0213 run '\xe3\x81\x8b\xe3\x82\x9a|\xe3\x81\x8b|a' '\xa4\xf7|\xa4\xab|a'
   # The hiragana (A4A1..A4F3, か and others held back) and the kanji
   # before them: the memo writes a held character once the next shows
-  # they do not compose, until か and U+309A.
+  # they do not compose, and か with U+309A as the one character they
+  # compose to.
   run=''
   for x in $(seq 161 243); do run+=$(printf '\\xa4\\x%02x' "$x"); done
   for x in $(seq 161 254); do run+=$(printf '\\xb0\\x%02x' "$x"); done

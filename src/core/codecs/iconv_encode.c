@@ -100,21 +100,28 @@ encode_one (struct bridge const *b, struct handle *h, ucs4_t c,
 }
 
 /* H holds back the character H->held of the memo, which the next one,
-   CP[I], lets out as its own bytes unless they compose: write them to
-   OUT at *O if the memo says they do not (learning CP[I] ahead if need
-   be); else stop using the memo for good, and give H->held to iconv(3),
-   which holds it back as it should.  */
+   CP[*I], lets out as its own bytes unless they compose: write them to
+   OUT at *O if the memo says they do not (learning CP[*I] ahead if need
+   be), or the character they compose to, and move *I past CP[*I]; else
+   stop using the memo for good, and give H->held to iconv(3), which
+   holds it back as it should.  */
 static enum encode_status
 release_held (struct bridge const *b, struct handle *h, ucs4_t const *cp,
-              size_t i, size_t count, uint8_t *out, size_t *o, size_t cap)
+              size_t *i, size_t count, uint8_t *out, size_t *o, size_t cap)
 {
-  int err;
+  int err, one;
   if (cap - *o < MAX_ENCODED)
     return ENCODE_OUTPUT_FULL;
-  if (enc_memo_get (b->enc, cp[i]) == 0)
-    enc_memo_learn_ahead (b->enc, cp + i, count - i);
-  if (enc_memo_plain_pair (b->enc, h->held, cp[i]))
+  if (enc_memo_get (b->enc, cp[*i]) == 0)
+    enc_memo_learn_ahead (b->enc, cp + *i, count - *i);
+  one = enc_memo_pair (b->enc, h->held, cp[*i], out + *o);
+  if (one == 0)
     *o += (size_t) enc_memo_write (enc_memo_get (b->enc, h->held), out + *o);
+  else if (one > 0)
+    {
+      *o += (size_t) one;
+      ++*i;
+    }
   else
     {
       h->enc_on = false;
@@ -144,8 +151,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
       int err;
 
       if (h->held_on
-          && (status = release_held (b, h, cp, i, count, out, &o, cap))
-             != ENCODE_INPUT_EMPTY)
+          && ((status = release_held (b, h, cp, &i, count, out, &o, cap))
+              != ENCODE_INPUT_EMPTY || i == count))
         break;
       /* What the memo knows, in a loop of its own.  */
       if (h->enc_on ? enc_memo_run (b->enc, cp, &i, count, out, &o, cap)

@@ -751,15 +751,15 @@ enum
   PAIR_PROBES = 8               /* Slots looked at for one.  */
 };
 
-bool
-enc_memo_plain_pair (struct enc_memo *m, ucs4_t c, ucs4_t d)
+int
+enc_memo_pair (struct enc_memo *m, ucs4_t c, ucs4_t d, uint8_t *one)
 {
   uint64_t key = ((uint64_t) c << 21 | d) + 1, vc, vd;
   size_t at = (size_t) ((key * 0x9E3779B97F4A7C15u) >> 50), k, free_at = 0;
   uint8_t in[8], tmp[4 * MAX_ENCODED], want[2 * ENC_MAX_BYTES];
   ICONV_CONST char *ip = (ICONV_CONST char *) in;
   char *op = (char *) tmp;
-  size_t il = sizeof in, ol = sizeof tmp;
+  size_t il = sizeof in, ol = sizeof tmp, got, fl;
   int lc, ld;
   bool found_free = false;
 
@@ -769,7 +769,7 @@ enc_memo_plain_pair (struct enc_memo *m, ucs4_t c, ucs4_t d)
     {
       size_t slot = (at + k) % PAIR_SLOTS;
       if (m->pairs[slot] == key)
-        return true;
+        return 0;
       if (m->pairs[slot] == 0 && !found_free)
         {
           free_at = slot;
@@ -779,21 +779,32 @@ enc_memo_plain_pair (struct enc_memo *m, ucs4_t c, ucs4_t d)
   vc = enc_memo_get (m, c);
   vd = enc_memo_get (m, d);
   lc = enc_memo_write (vc, want);
-  if (vc == 0 || vd == 0 || lc <= 0
-      || (ld = enc_memo_write (vd, want + lc)) <= 0
+  /* D may be no character of the charset alone (U+309A), and compose.  */
+  ld = vd != 0 && 0 < lc ? enc_memo_write (vd, want + lc) : -1;
+  if (vc == 0 || lc <= 0
       || (m->ahead_form != AHEAD_LE && m->ahead_form != AHEAD_HOST))
-    return false;
+    return -1;
   enc_learner_unit (m->ahead_form == AHEAD_HOST, c, in);
   enc_learner_unit (m->ahead_form == AHEAD_HOST, d, in + 4);
   iconv (m->ahead, NULL, NULL, NULL, NULL);
-  if (iconv (m->ahead, &ip, &il, &op, &ol) != 0 || il != 0
-      || iconv (m->ahead, NULL, NULL, &op, &ol) == (size_t) -1
-      || sizeof tmp - ol != (size_t) lc + (size_t) ld
-      || memcmp (tmp, want, (size_t) lc + (size_t) ld) != 0)
-    return false;
-  if (found_free)
-    m->pairs[free_at] = key;
-  return true;
+  if (iconv (m->ahead, &ip, &il, &op, &ol) != 0 || il != 0)
+    return -1;
+  got = sizeof tmp - ol;
+  if (iconv (m->ahead, NULL, NULL, &op, &ol) == (size_t) -1)
+    return -1;
+  fl = sizeof tmp - ol - got;
+  if (0 < ld && got + fl == (size_t) lc + (size_t) ld
+      && memcmp (tmp, want, got + fl) == 0)
+    {
+      if (found_free)
+        m->pairs[free_at] = key;
+      return 0;
+    }
+  /* One character of the charset, and nothing held after it.  */
+  if (fl != 0 || got == 0 || MAX_ENCODED < got)
+    return -1;
+  memcpy (one, tmp, got);
+  return (int) got;
 }
 
 void

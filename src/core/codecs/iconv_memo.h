@@ -189,7 +189,7 @@ void memo_free (struct memo *m);
    encoder holds the character back until the next one shows that they
    do not compose (BIG5-HKSCS's Ê, EUC-JISX0213's kana): its bytes are
    then those it writes when they do not, and only the bridge's encoder
-   writes it (iconv_encode.c), once enc_memo_plain_pair says so.  */
+   writes it (iconv_encode.c), once enc_memo_pair says so.  */
 enum
 {
   ENC_MAX_BYTES = 6,
@@ -217,7 +217,7 @@ struct enc_memo
                                    enc_memo_learn_ahead may: or NULL.  */
   iconv_t ahead;                /* enc_memo_learn_ahead's learner.  */
   enum ahead_form ahead_form;
-  uint64_t *pairs;              /* enc_memo_plain_pair's, or NULL.  */
+  uint64_t *pairs;              /* enc_memo_pair's, or NULL.  */
   bool busy;                    /* An encoder holds a character back
                                    (iconv_encode.c): the fast path
                                    from UTF-8 waits.  */
@@ -309,12 +309,15 @@ bool enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
 size_t enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp,
                              size_t n);
 
-/* Whether the characters C and D, both known to M, C held back, are
-   written as their bytes one after the other (they do not compose):
-   what M's learner gives for them from its initial state, with its
-   flush, says so, and is kept for the next time (a bounded number of
-   pairs).  */
-bool enc_memo_plain_pair (struct enc_memo *m, ucs4_t c, ucs4_t d);
+/* What the characters C and D, known to M (C held back; D maybe as no
+   character of the charset alone, as U+309A), are written as, as M's
+   learner gives them from its initial state, with its flush: 0 when as
+   their bytes one after the other (they do not compose; kept for the
+   next time, for a bounded number of pairs); the length of the bytes
+   of the one character they compose to, written to ONE (MAX_ENCODED
+   bytes of room), when nothing is held back after it; -1 for anything
+   else.  */
+int enc_memo_pair (struct enc_memo *m, ucs4_t c, ucs4_t d, uint8_t *one);
 
 /* An iconv_t to TOCODE that enc_learner_unit's values go to: from
    glibc's own UCS-4 where WCHAR_T is that (*HOST), else from UTF-32LE;
