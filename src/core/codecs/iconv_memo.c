@@ -706,7 +706,7 @@ enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
     open_ahead (m, m->tocode);
   if (m->ahead_form == AHEAD_NONE)
     return 0;
-  for (j = 0; j < n && k < ENC_BATCH; j++)
+  for (j = 0; j < n && j < ENC_AHEAD && k < ENC_BATCH; j++)
     {
       ucs4_t c = cp[j];
       uint64_t bit = (uint64_t) 1 << ((c * 0x9E3779B1u) >> 26);

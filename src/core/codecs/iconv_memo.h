@@ -193,7 +193,8 @@ void memo_free (struct memo *m);
 enum
 {
   ENC_MAX_BYTES = 6,
-  ENC_BATCH = 32,
+  ENC_BATCH = 32,               /* Characters learned ahead at most, */
+  ENC_AHEAD = 256,              /* among so many that follow.  */
   ENC_NONE = 0xF,
   ENC_HELD = 0x10,
   ENC_PAGES = 0x110000 >> 8
@@ -296,7 +297,8 @@ bool enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
                      uint8_t const *out, size_t len, int err);
 
 /* Learn ahead, for an encoder that reads M: the values of CP[0..N)
-   that M does not know, up to ENC_BATCH different ones, each noted in
+   that M does not know, up to ENC_BATCH different ones among the
+   first ENC_AHEAD, each noted in
    M when M's learner (an iconv_t to M's `tocode', opened at the first
    call; none when that is NULL)
    encodes it twice to the same bytes twice in a call of its own (or

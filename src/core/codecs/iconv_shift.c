@@ -705,11 +705,11 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
    (shift_enc_learn_ahead): a learner of its own encodes each twice in
    one call, from the initial state its flush brings it back to, which
    must give what the probe shows above, twice; the encoder's own call
-   is then not needed to know the character.  An encoder that writes a
-   head before its first character after its initial state (ISO-2022-KR,
-   ESC $ ) C: what a flush from that state writes) has it skipped in
-   what the probe, the learner and its own first call give, and written
-   by the memo when it writes first.  */
+   is then not needed to know the character.  A head written before the
+   first character after the initial state (ISO-2022-KR's ESC $ ) C,
+   what a flush from that state writes) is skipped in what the probe,
+   the learner and the encoder's first call give, and written by the
+   memo when it writes first.  */
 
 struct shift_enc *
 shift_enc_new (struct memo_charset const *cs, char const *tocode)
@@ -726,9 +726,8 @@ shift_enc_new (struct memo_charset const *cs, char const *tocode)
 }
 
 /* Keep in SE, the first time, what CD writes when flushed from its
-   initial state: the bytes an encoder of the charset writes once
-   before its first character after that state (ISO-2022-KR's header,
-   ESC $ ) C), none for most.  */
+   initial state: what an encoder of the charset writes once before its
+   first character after it (ISO-2022-KR's ESC $ ) C), none for most.  */
 static void
 know_head (struct shift_enc *se, iconv_t cd)
 {
@@ -740,8 +739,7 @@ know_head (struct shift_enc *se, iconv_t cd)
   iconv (cd, NULL, NULL, NULL, NULL);
   iconv (cd, NULL, NULL, &op, &ol);
   se->head_len = sizeof buf - ol;
-  /* Longer than kept: nothing will match.  */
-  if (sizeof se->head < se->head_len)
+  if (sizeof se->head < se->head_len)   /* Then nothing will match.  */
     se->head_len = 0;
   memcpy (se->head, buf, se->head_len);
   se->head_known = true;
@@ -815,8 +813,7 @@ shift_enc_sync (struct shift_enc *se, iconv_t cd, bool flush)
       bridge_convert (cd, in, 4, out, sizeof out, &used, &err);
       se->synced = true;
     }
-  /* The flush brings CD back to its initial state, head to write.  */
-  if (flush)
+  if (flush)                    /* Back to the initial state.  */
     se->shifted = se->head_out = false;
 }
 
@@ -891,46 +888,69 @@ shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
   se->shifted = wide;
 }
 
-/* Learn C ahead with SE's learner, from its initial state, which its
-   flush brings it back to: C twice in one call must give what
-   encode_once shows (one byte; or SO and two bytes, and SI to flush),
-   twice; or be an error at once.  Whether C was learned.  */
-static bool
-learn_twice (struct shift_enc *se, ucs4_t c)
+/* Encode the N values of WANT with SE's learner from its initial state,
+   each twice in a call of its own, following its state: one byte twice
+   (after SI where the state was the other), two bytes twice (after SO
+   where it was not), or an error at once (LEN 0); SE's head first, SI
+   or nothing to flush after the last, as the state says.  Into GOT and
+   LEN; how many came through before the first that did not (one fewer
+   than N when the flush gave anything else).  */
+static size_t
+learn_each (struct shift_enc *se, ucs4_t const *want, size_t n,
+            uint8_t (*got)[2], uint8_t *len)
 {
-  uint8_t in[8], buf[4 * MAX_ENCODED], fl[MAX_ENCODED];
-  uint8_t const *out = buf;
-  size_t used, bytes, ol = sizeof fl;
-  char *op = (char *) fl;
-  int err;
-  bool wide;
-
-  enc_learner_unit (se->ahead_host, c, in);
-  enc_learner_unit (se->ahead_host, c, in + 4);
-  bytes = bridge_convert (se->ahead, in, 8, buf, sizeof buf, &used, &err);
-  iconv (se->ahead, NULL, NULL, &op, &ol);
-  if (!skip_head (se, &out, &bytes))
-    return false;
-  if (err != 0 && used == 0 && bytes == 0 && ol == sizeof fl)
+  bool shifted = false, headed = false;
+  size_t k;
+  iconv (se->ahead, NULL, NULL, NULL, NULL);
+  for (k = 0; k < n; k++)
     {
-      enc_memo_put (&se->known, c, NULL, 0, true);
-      return true;
+      uint8_t in[8], buf[4 * MAX_ENCODED];
+      uint8_t const *out = buf;
+      size_t used, bytes, w;
+      int err;
+      enc_learner_unit (se->ahead_host, want[k], in);
+      enc_learner_unit (se->ahead_host, want[k], in + 4);
+      bytes = bridge_convert (se->ahead, in, 8, buf, sizeof buf, &used,
+                              &err);
+      if (!headed && !skip_head (se, &out, &bytes))
+        break;
+      headed = true;
+      len[k] = 0;
+      if (err != 0 && used == 0 && bytes == 0)
+        continue;
+      /* Two bytes twice, after SO where the state was the initial one;
+         or one byte twice, after SI where it was the other.  */
+      w = bytes == (shifted ? 4u : 5u);
+      if (err != 0 || used != 8
+          || (w ? !shifted && out[0] != se->so
+              : bytes != (shifted ? 3u : 2u)
+                || (shifted && out[0] != se->si)))
+        break;
+      out += w ? !shifted : shifted;
+      if (memcmp (out, out + 1 + w, 1 + w) != 0)
+        break;
+      memcpy (got[k], out, 1 + w);
+      len[k] = (uint8_t) (1 + w);
+      shifted = w;
     }
-  wide = bytes == 5;
-  if (err != 0 || used != 8
-      || !(wide ? out[0] == se->so && ol == sizeof fl - 1 && fl[0] == se->si
-           && memcmp (out + 1, out + 3, 2) == 0
-           : bytes == 2 && out[0] == out[1] && ol == sizeof fl))
-    return false;
-  enc_memo_put (&se->known, c, out + wide, wide ? 2 : 1, false);
-  se->sample[wide] = c;
-  return true;
+  if (k == n && headed)
+    {
+      uint8_t fl[MAX_ENCODED];
+      char *op = (char *) fl;
+      size_t ol = sizeof fl;
+      iconv (se->ahead, NULL, NULL, &op, &ol);
+      if (sizeof fl - ol != (size_t) shifted || (shifted && fl[0] != se->si))
+        k--;
+    }
+  return k;
 }
 
 size_t
 shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
 {
-  size_t j, tried = 0, learned = 0;
+  ucs4_t want[ENC_BATCH] = { 0 };
+  uint8_t got[ENC_BATCH][2], len[ENC_BATCH];
+  size_t j, k = 0, good;
   if (!se->ahead_open)
     {
       se->ahead = enc_learner_open (se->tocode, &se->ahead_host);
@@ -939,19 +959,33 @@ shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
   if (se->ahead == (iconv_t) -1)
     return 0;
   know_head (se, se->ahead);
-  iconv (se->ahead, NULL, NULL, NULL, NULL);
-  for (j = 0; j < n && tried < ENC_BATCH; j++)
+  for (j = 0; j < n && j < ENC_AHEAD && k < ENC_BATCH; j++)
     {
       ucs4_t c = cp[j];
+      size_t t = 0;
       if ((0xD800 <= c && c < 0xE000) || 0x10FFFF < c
           || enc_memo_get (&se->known, c) != 0)
         continue;
-      tried++;
-      if (!learn_twice (se, c))
-        break;
-      learned++;
+      while (t < k && want[t] != c)
+        t++;
+      if (t == k)
+        want[k++] = c;
     }
-  return learned;
+  if (k == 0)
+    return 0;
+  good = learn_each (se, want, k, got, len);
+  /* After one that did not come through, the learner's state is not
+     known: again with those before it.  */
+  if (good < k && (good == 0 || learn_each (se, want, good, got, len)
+                                < good))
+    return 0;
+  for (j = 0; j < good; j++)
+    {
+      enc_memo_put (&se->known, want[j], got[j], len[j], len[j] == 0);
+      if (len[j] != 0)
+        se->sample[len[j] - 1] = want[j];
+    }
+  return good;
 }
 
 void
