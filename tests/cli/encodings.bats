@@ -311,6 +311,28 @@ hold_case() {
   done
 }
 
+@test "the iconv(3) bridge: Japanese text in ISO-2022-JP (shifts of several bytes), whole, with errors, at every block size" {
+  require_charset ISO-2022-JP
+  # ESC $ B and ESC ( B are the shifts of a charset of two states, found
+  # in the text (iconv_shift.c); the memo reads both states.
+  memo_case ja ISO-2022-JP 1b
+}
+
+@test "ISO-2022-JP: ESC ( J (5C the yen sign) and ESC $ @ are not ESC ( B and ESC \$ B: iconv(3) reads what follows them" {
+  require_charset ISO-2022-JP
+  # a \ 日 \, four times, so that the memo knows \ and 日; then ESC ( J
+  # \ (the yen sign), ESC $ @ 日 (JIS C 6226), ESC ( B \.
+  local unit='a\\\x1b$BF|\x1b(B\\\n' bs k input=''
+  for k in 1 2 3 4; do input+=$unit; done
+  input+='\x1b(J\\\x1b$@F|\x1b(B\\\n'
+  local want=''
+  for k in 1 2 3 4; do want+='615ce697a55c0a'; done
+  want+='c2a5e697a55c0a'
+  for bs in 65536 1 2 3 5; do
+    conv 0 "$want" "$input" -f ISO-2022-JP --block-size=$bs
+  done
+}
+
 @test "the iconv(3) bridge: an illegal byte and a lead byte before a newline inside multi-byte text" {
   require_full_iconv
   # 日本 a 日 FF 本 (0x93 then a newline: one illegal byte, the newline

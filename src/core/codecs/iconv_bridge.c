@@ -386,7 +386,8 @@ decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
         }
       return;
     }
-  if (!h->memo_on || d->carry_len > 0 || (h->prefix > 0 && !h->shift.on)
+  if (!h->memo_on || h->shift.limbo || d->carry_len > 0
+      || (h->prefix > 0 && !h->shift.on)
       || h->blame_next || *i == n)
     return;
   if (h->shift.on)
@@ -442,7 +443,8 @@ learn (struct handle *h, uint8_t const *s, size_t k, int err,
   ucs4_t c = get32le (out);
   enum memo_sight sight;
 
-  if (!h->memo_on || (h->prefix > 0 && !h->shift.on) || err != 0)
+  if (!h->memo_on || h->shift.limbo || (h->prefix > 0 && !h->shift.on)
+      || err != 0)
     return;
   sight = memo_note (&h->memo, s, k, c);
   if (sight == MEMO_FIRST && k >= 2 && !h->shift.shifted)
@@ -514,7 +516,8 @@ convert_one (struct handle *h, struct view const *v, size_t room,
 {
   size_t bytes;
   /* The beginnings the memo knows would each say EINVAL again.  */
-  *k = 1 + (h->memo_on && (h->prefix == 0 || h->shift.on)
+  *k = 1 + (h->memo_on && !h->shift.limbo
+            && (h->prefix == 0 || h->shift.on)
             ? memo_beginning (&h->memo, v->s, v->len - 1) : 0);
   for (;; ++*k)
     {

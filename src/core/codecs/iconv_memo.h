@@ -57,6 +57,9 @@ enum
 
 struct hold_table;
 
+/* The longest shift sequence followed (iconv_shift.c).  */
+enum { SHIFT_SEQ_MAX = 4 };
+
 /* What the probe found out about a charset, once for all its decoders.  */
 struct memo_charset
 {
@@ -77,7 +80,13 @@ struct memo_charset
      characters of two bytes of the other state, and their values, that
      iconv(3) is given after a character of that state it is learning.  */
   bool shifting;
-  uint8_t so, si;
+  uint8_t so, si;               /* Their first bytes.  */
+  /* SO and SI whole: a byte each (IBM930's 0E, 0F), or escape sequences
+     of several bytes found in the text (ISO-2022-JP's ESC $ B, ESC ( B:
+     iconv_shift.c), once tried (ESCAPES_TRIED) for good.  */
+  uint8_t so_seq[SHIFT_SEQ_MAX], si_seq[SHIFT_SEQ_MAX];
+  unsigned int so_len, si_len;
+  bool escapes_tried;
   /* What memo_probe_charset found for shift_probe_charset: the bytes
      that give one value alone, their values, and the SHIFTS bytes
      consumed alone without a value; TOGETHER: the former read the same

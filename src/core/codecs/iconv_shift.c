@@ -1,7 +1,9 @@
 /* The bridge's memo across shifts: the charsets of two states, like the
    IBM EBCDIC double-byte code pages (IBM930, IBM933, IBM935, IBM937,
    IBM939, IBM1364, IBM1371, IBM1388, IBM1390, IBM1399 in glibc), where
-   SO (0x0E) leads to the double-byte state and SI (0x0F) back.
+   SO (0x0E) leads to the double-byte state and SI (0x0F) back, or
+   ISO-2022-JP, where ESC $ B and ESC ( B do (the encoders are in
+   iconv_shift_enc.c).
 
    Specification: none of its own.  As iconv_memo.c, this reproduces what
    the bridge's one-character-per-call decoding (iconv_bridge.c) gives.
@@ -26,6 +28,19 @@
      and an error keeps the state it happened in: after SO and an
      illegal pair, the wide sentinel still reads wide, and after an
      illegal single byte, the single bytes still read as they do.
+
+   - Shifts of several bytes (escape_note): a charset whose probe found
+     no such byte (ISO-2022-JP) may still be one of two states whose
+     shifts are escape sequences, as the text shows them.  The first
+     sequence consumed alone that changes how some single byte reads
+     puts the decoder in limbo (its state unknown: no memo is read or
+     learned); a later one after which every single byte reads as
+     before becomes SI, the first SO, if the checks above pass with
+     them (for good, for the charset: once tried).  A sequence after
+     which every single byte reads as before, and SO, the wide sentinel
+     and SI as before, changes nothing the memos know (ISO-2022-KR's
+     header); any other (ISO-2022-JP's ESC ( J, after which 5C is the
+     yen sign) ends both memos for good.
 
    - The tracking: the decoder's state is the initial one until a call
      consumes SO or SI alone without a value (the shortest-prefix loop
@@ -113,10 +128,33 @@ seq_add (struct seq *q, uint8_t const *b, size_t n, ucs4_t const *cp,
   q->count += count;
 }
 
+/* Add SO, or SI, of the charset S to Q.  */
 static void
-seq_byte (struct seq *q, uint8_t b)
+seq_so (struct seq *q, struct memo_charset const *s)
 {
-  seq_add (q, &b, 1, NULL, 0);
+  seq_add (q, s->so_seq, s->so_len, NULL, 0);
+}
+
+static void
+seq_si (struct seq *q, struct memo_charset const *s)
+{
+  seq_add (q, s->si_seq, s->si_len, NULL, 0);
+}
+
+/* Which shift of CS the N bytes at S begin with: 1 for SO, 2 for SI, 0
+   for none, -1 when N cuts them short.  */
+static int
+shift_at (struct memo_charset const *cs, uint8_t const *s, size_t n)
+{
+  int k;
+  for (k = 1; k <= 2; k++)
+    {
+      uint8_t const *q = k == 1 ? cs->so_seq : cs->si_seq;
+      size_t len = k == 1 ? cs->so_len : cs->si_len;
+      if (memcmp (s, q, n < len ? n : len) == 0)
+        return n < len ? -1 : k;
+    }
+  return 0;
 }
 
 /* Whether CD, first put in its initial state when RESET, converts the
@@ -170,11 +208,12 @@ find_wide (struct memo_charset *s, iconv_t cd, uint8_t *bad)
 
   for (j = 0; j < 256 && (found < MEMO_SENTINEL || !have_bad); j++)
     {
-      uint8_t in[3];
+      uint8_t in[SHIFT_SEQ_MAX + 2];
+      size_t o = s->so_len;
       bool row = false;
-      in[0] = s->so;
-      in[1] = (uint8_t) (j * 37 + 0x40);
-      if (in[1] == s->so || in[1] == s->si)
+      memcpy (in, s->so_seq, o);
+      in[o] = (uint8_t) (j * 37 + 0x40);
+      if (in[o] == s->so || in[o] == s->si)
         continue;
       for (lo = 0; lo < 64 && !(row && have_bad); lo++)
         {
@@ -185,21 +224,23 @@ find_wide (struct memo_charset *s, iconv_t cd, uint8_t *bad)
              characters where there are any, at little cost where there
              are none (a search order only: what is found is what
              counts).  */
-          in[2] = (uint8_t) (3 * lo + 0x40);
+          in[o + 1] = (uint8_t) (3 * lo + 0x40);
           iconv (cd, NULL, NULL, NULL, NULL);
-          bytes = bridge_convert (cd, in, 3, out, sizeof out, &used, &err);
-          if (used == 3 && bytes == 4 && err == 0 && !row
-              && found < MEMO_SENTINEL && in[2] != s->so && in[2] != s->si)
+          bytes = bridge_convert (cd, in, o + 2, out, sizeof out, &used,
+                                  &err);
+          if (used == o + 2 && bytes == 4 && err == 0 && !row
+              && found < MEMO_SENTINEL && in[o + 1] != s->so
+              && in[o + 1] != s->si)
             {
-              s->wide[2 * found] = in[1];
-              s->wide[2 * found + 1] = in[2];
+              s->wide[2 * found] = in[o];
+              s->wide[2 * found + 1] = in[o + 1];
               s->wide_cp[found++] = get32le (out);
               row = true;
             }
-          else if (used == 1 && bytes == 0 && err == EILSEQ && !have_bad)
+          else if (used == o && bytes == 0 && err == EILSEQ && !have_bad)
             {
-              bad[0] = in[1];
-              bad[1] = in[2];
+              bad[0] = in[o];
+              bad[1] = in[o + 1];
               have_bad = true;
             }
         }
@@ -219,40 +260,43 @@ shift_checks (struct memo_charset const *s, iconv_t cd, uint8_t const *bad,
 
   /* SO, wide, SI, singles; SO SO, wide; SI, singles; SO SI SI, singles.  */
   q.n = q.count = 0;
-  seq_byte (&q, s->so);
+  seq_so (&q, s);
   seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
-  seq_byte (&q, s->si);
+  seq_si (&q, s);
   seq_add (&q, single, n, cp, n);
   if (!gives (cd, true, &q, true))
     return false;
   q.n = q.count = 0;
-  seq_byte (&q, s->so);
-  seq_byte (&q, s->so);
+  seq_so (&q, s);
+  seq_so (&q, s);
   seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
   if (!gives (cd, true, &q, true))
     return false;
   q.n = q.count = 0;
-  seq_byte (&q, s->si);
+  seq_si (&q, s);
   seq_add (&q, single, n, cp, n);
   if (!gives (cd, true, &q, true))
     return false;
   q.n = q.count = 0;
-  seq_byte (&q, s->so);
-  seq_byte (&q, s->si);
-  seq_byte (&q, s->si);
+  seq_so (&q, s);
+  seq_si (&q, s);
+  seq_si (&q, s);
   seq_add (&q, single, n, cp, n);
   if (!gives (cd, true, &q, true))
     return false;
 
   /* An error after SO keeps the wide reading; SI then the single one.  */
   {
-    uint8_t in[3] = { s->so, bad[0], bad[1] };
-    if (try_bytes (cd, in, 3, &bytes, &err) != 1 || bytes != 0
-        || err != EILSEQ)
+    uint8_t in[SHIFT_SEQ_MAX + 2];
+    memcpy (in, s->so_seq, s->so_len);
+    in[s->so_len] = bad[0];
+    in[s->so_len + 1] = bad[1];
+    if (try_bytes (cd, in, s->so_len + 2, &bytes, &err) != s->so_len
+        || bytes != 0 || err != EILSEQ)
       return false;
     q.n = q.count = 0;
     seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
-    seq_byte (&q, s->si);
+    seq_si (&q, s);
     seq_add (&q, single, n, cp, n);
     if (!gives (cd, false, &q, true))
       return false;
@@ -286,8 +330,9 @@ shift_probe_charset (struct memo_charset *s, char const *fromcode)
     return;
   for (k = 0; k < 2 && !s->shifting; k++)
     {
-      s->so = s->shift[k];
-      s->si = s->shift[1 - k];
+      s->so = s->so_seq[0] = s->shift[k];
+      s->si = s->si_seq[0] = s->shift[1 - k];
+      s->so_len = s->si_len = 1;
       s->shifting = (find_wide (s, cd, bad)
                      && shift_checks (s, cd, bad, s->single, s->single_cp,
                                       s->nsingle));
@@ -310,9 +355,10 @@ static bool probe_ready (struct shift_track *t);
 /* Whether the sequence S[0..USED), which the decoder of T consumed
    without a value in its initial state, changes nothing its memos know
    (ISO-2022-KR's header ESC $ ) C, which designates what SO reads
-   anyway): from its initial state, the probe reads S and the sentinel
-   as the sentinel alone, and S, SO, the wide sentinel and SI as those
-   alone, with nothing to flush after.  */
+   anyway; not ISO-2022-JP's ESC ( J, after which 5C is the yen sign):
+   from its initial state, the probe reads S and every single byte as
+   those alone, and S, SO, the wide sentinel and SI as those alone, with
+   nothing to flush after.  */
 static bool
 changes_nothing (struct shift_track *t, struct memo_charset const *cs,
                  uint8_t const *s, size_t used)
@@ -322,16 +368,82 @@ changes_nothing (struct shift_track *t, struct memo_charset const *cs,
     return false;
   q.n = q.count = 0;
   seq_add (&q, s, used, NULL, 0);
-  seq_add (&q, cs->sentinel, cs->sentinel_len, cs->sentinel_cp,
-           cs->sentinel_len);
+  seq_add (&q, cs->single, cs->nsingle, cs->single_cp, cs->nsingle);
   if (!gives (t->probe, true, &q, true))
     return false;
   q.n = q.count = 0;
   seq_add (&q, s, used, NULL, 0);
-  seq_byte (&q, cs->so);
+  seq_so (&q, cs);
   seq_add (&q, cs->wide, 2 * cs->wide_len, cs->wide_cp, cs->wide_len);
-  seq_byte (&q, cs->si);
+  seq_si (&q, cs);
   return gives (t->probe, true, &q, true);
+}
+
+/* Whether the probe of T, from its initial state, reads every single
+   byte of CS (what memo_probe_charset found) after S[0..USED) as it
+   does alone, with nothing to flush after.  */
+static bool
+singles_after (struct shift_track *t, struct memo_charset const *cs,
+               uint8_t const *s, size_t used)
+{
+  struct seq q;
+  if (!probe_ready (t))
+    return false;
+  q.n = q.count = 0;
+  seq_add (&q, s, used, NULL, 0);
+  seq_add (&q, cs->single, cs->nsingle, cs->single_cp, cs->nsingle);
+  return gives (t->probe, true, &q, true);
+}
+
+/* The decoder of a charset CS not (yet) known of two states consumed the
+   escape sequence S[0..USED) alone.  One that leaves every single byte
+   read as before changes nothing the memo knows.  The first other puts
+   T in limbo, its state unknown, and the memo waits; another that
+   leads back to the single bytes' reading may then make CS a charset of
+   two states (ISO-2022-JP's ESC $ B and ESC ( B): with the first as SO
+   and it as SI, the checks of shift_probe_charset must pass, and
+   decoding goes on in the initial state, with the memo.  False when the
+   memo must stop.  */
+static bool
+escape_note (struct shift_track *t, struct memo_charset *cs,
+             char const *fromcode, uint8_t const *s, size_t used)
+{
+  uint8_t bad[2];
+  iconv_t cd;
+  if (used < 2 || SHIFT_SEQ_MAX < used || cs->escapes_tried
+      || !cs->together || cs->shifts != 0 || cs->sentinel_len == 0)
+    return false;
+  if (t->limbo && used == t->cand_len && memcmp (s, t->cand, used) == 0)
+    return true;
+  if (!singles_after (t, cs, s, used))
+    {
+      if (t->limbo)
+        return false;
+      memcpy (t->cand, s, used);
+      t->cand_len = (unsigned int) used;
+      t->limbo = true;
+      return true;
+    }
+  if (!t->limbo)
+    return true;
+  cs->escapes_tried = true;
+  memcpy (cs->so_seq, t->cand, t->cand_len);
+  memcpy (cs->si_seq, s, used);
+  cs->so_len = t->cand_len;
+  cs->si_len = (unsigned int) used;
+  cs->so = cs->so_seq[0];
+  cs->si = cs->si_seq[0];
+  if ((cd = iconv_open ("UTF-32LE", fromcode)) == (iconv_t) -1)
+    return false;
+  cs->shifting = (find_wide (cs, cd, bad)
+                  && shift_checks (cs, cd, bad, cs->single, cs->single_cp,
+                                   cs->nsingle));
+  iconv_close (cd);
+  if (!cs->shifting)
+    return false;
+  t->limbo = false;
+  t->on = true;
+  return true;
 }
 
 bool
@@ -339,22 +451,21 @@ shift_note (struct shift_track *t, struct memo *m,
             struct memo_charset *cs, char const *fromcode,
             uint8_t const *s, size_t used, int err)
 {
-  bool to;
+  int w;
   if (err != 0 || used == 0)
     return false;
   if (!cs->decided)
     shift_probe_charset (cs, fromcode);
   t->fromcode = fromcode;
-  if (cs->shifting && used > 1)
-    return changes_nothing (t, cs, s, used);
-  if (!cs->shifting || (s[0] != cs->so && s[0] != cs->si))
-    return false;
+  if (!cs->shifting)
+    return escape_note (t, cs, fromcode, s, used);
+  w = shift_at (cs, s, used);
+  if (w <= 0 || used != (w == 1 ? cs->so_len : cs->si_len))
+    return used > 1 && changes_nothing (t, cs, s, used);
   /* Until the first shift the decoder is in its initial state: it has
      shown no other (the caller's memo is still in use).  */
   t->on = true;
-  t->fromcode = fromcode;
-  to = s[0] == cs->so;
-  if (to != t->shifted)
+  if ((w == 1) != t->shifted)
     swap_memos (t, m);
   return true;
 }
@@ -376,27 +487,32 @@ shift_after_values (struct shift_track *t, struct memo *m,
                     struct memo_charset const *cs, uint8_t const *s,
                     size_t used, uint8_t const *out, size_t bytes)
 {
-  uint8_t last = s[used - 1];
   ucs4_t cp[PIVOT_MIN_ROOM];
   struct seq q;
-  size_t k, count = bytes / 4;
+  size_t k, count = bytes / 4, sl = 0;
+  int w = 0;
 
   if (!cs->shifting || used < 2 || MAX_ERROR_BYTES < used
-      || PIVOT_MIN_ROOM < count || (last != cs->so && last != cs->si)
-      || memchr (s, cs->so, used - 1) || memchr (s, cs->si, used - 1)
-      || !probe_ready (t))
+      || PIVOT_MIN_ROOM < count || !probe_ready (t))
+    return false;
+  /* The last shift whole, and no byte that may begin one before it.  */
+  for (k = 1; k < used && w <= 0; k++)
+    if ((w = shift_at (cs, s + k, used - k)) > 0)
+      sl = used - k;
+  if (w <= 0 || sl != (w == 1 ? cs->so_len : cs->si_len)
+      || memchr (s, cs->so, used - sl) || memchr (s, cs->si, used - sl))
     return false;
   for (k = 0; k < count; k++)
     cp[k] = get32le (out + 4 * k);
   q.n = q.count = 0;
   if (t->shifted)
-    seq_byte (&q, cs->so);
-  seq_add (&q, s, used - 1, cp, count);
-  seq_byte (&q, last);
+    seq_so (&q, cs);
+  seq_add (&q, s, used - sl, cp, count);
+  seq_add (&q, s + used - sl, sl, NULL, 0);
   if (!gives (t->probe, true, &q, false))
     return false;
   t->on = true;
-  if ((last == cs->so) != t->shifted)
+  if ((w == 1) != t->shifted)
     swap_memos (t, m);
   return true;
 }
@@ -406,6 +522,7 @@ shift_reset (struct shift_track *t, struct memo *m)
 {
   if (t->shifted)
     swap_memos (t, m);
+  t->limbo = false;
 }
 
 /* Whether T's probe is open, opened if need be.  */
@@ -441,14 +558,14 @@ check_pending (struct shift_track *t, struct memo *wide,
   if (!probe_ready (t))
     return false;
   q.n = q.count = 0;
-  seq_byte (&q, cs->so);
+  seq_so (&q, cs);
   for (k = 0; k < t->npend; k++)
     {
       seq_add (&q, t->pend[k], t->pend_len[k], &t->pend_cp[k], 1);
       seq_add (&q, cs->wide, 2, cs->wide_cp, 1);
     }
   seq_add (&q, cs->wide + 2 * w, 2, cs->wide_cp + w, 1);
-  seq_byte (&q, cs->si);
+  seq_si (&q, cs);
   seq_add (&q, cs->sentinel, 1, cs->sentinel_cp, 1);
   seq_add (&q, cs->sentinel + z, 1, cs->sentinel_cp + z, 1);
   ok = gives (t->probe, true, &q, true);
@@ -486,26 +603,27 @@ shift_free (struct shift_track *t)
 {
   memo_free (&t->other);
   t->npend = 0;
-  t->on = false;
+  t->on = t->limbo = false;
   if (t->probe_open)
     iconv_close (t->probe);
   t->probe_open = false;
 }
 
 /* The decoder's memo M is that of the state of T, which CD is in; CD
-   and M are to be in the other state, which the byte B leads to from
-   either state.  */
+   and M are to be in the other state, which the shift B[0..LEN) leads
+   to from either state.  */
 static void
-shift_to (struct shift_track *t, struct memo *m, iconv_t cd, uint8_t b)
+shift_to (struct shift_track *t, struct memo *m, iconv_t cd,
+          uint8_t const *b, size_t len)
 {
   uint8_t out[4 * PIVOT_MIN_ROOM];
   size_t used, bytes;
   int err;
   swap_memos (t, m);
-  bytes = bridge_convert (cd, &b, 1, out, sizeof out, &used, &err);
+  bytes = bridge_convert (cd, b, len, out, sizeof out, &used, &err);
   /* Never seen: the probe found B consumed so.  Should it happen, CD's
      state is not known any more.  */
-  if (used != 1 || bytes != 0 || err != 0)
+  if (used != len || bytes != 0 || err != 0)
     t->on = false;
 }
 
@@ -525,7 +643,8 @@ ask_ahead (struct shift_track *t, struct memo_charset const *cs,
   char *op = (char *) out;
   int err;
 
-  in[len++] = cs->so;
+  memcpy (in, cs->so_seq, cs->so_len);
+  len = cs->so_len;
   for (k = 0; k < n; k++)
     {
       memcpy (in + len, at[k], 2);
@@ -533,10 +652,10 @@ ask_ahead (struct shift_track *t, struct memo_charset const *cs,
       len += 4;
     }
   memcpy (in + len, cs->wide + 2 * w, 2);
-  in[len + 2] = cs->si;
-  in[len + 3] = cs->sentinel[0];
-  in[len + 4] = cs->sentinel[z];
-  len += 5;
+  memcpy (in + len + 2, cs->si_seq, cs->si_len);
+  len += 2 + cs->si_len;
+  in[len++] = cs->sentinel[0];
+  in[len++] = cs->sentinel[z];
   iconv (t->probe, NULL, NULL, NULL, NULL);
   bytes = bridge_convert (t->probe, in, len, out, sizeof out, &used, &err);
   /* The characters whose sentinel came out right, before any surprise.  */
@@ -635,11 +754,16 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
          alone, without a value.  */
       if (e == 0 && (in[i] == so || in[i] == si))
         {
-          /* As the bridge: a shift alone, without a value.  */
-          shifted = in[i] == so;
+          /* As the bridge: a shift alone, without a value (cut short,
+             or another sequence: the bridge's).  */
+          int w = shift_at (cs, in + i, n - i);
+          size_t sl = w == 1 ? cs->so_len : cs->si_len;
+          if (w <= 0)
+            break;
+          shifted = w == 1;
           nd = node[shifted];
-          pre++;
-          i++;
+          pre += (int64_t) sl;
+          i += sl;
           continue;
         }
       while (e & MEMO_CHILD)
@@ -674,327 +798,12 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
  out:
   /* iconv() saw none of the shifts: show it the last, alone.  */
   if (shifted != t->shifted)
-    shift_to (t, m, cd, shifted ? so : si);
+    shift_to (t, m, cd, shifted ? cs->so_seq : cs->si_seq,
+              shifted ? cs->so_len : cs->si_len);
   *last = start;
   *gave = any;
   *prefix = pre;
   p->len = len;
   d->newlines += newlines;
   return i;
-}
-
-/* The encoders.  A charset found of SO and SI by the probe above is
-   encoded by iconv(3) one character per call, as iconv_bridge.c does,
-   until a character has been learned: the probe iconv_t, from its
-   initial state, must encode it as one byte (a character of the initial
-   state) with nothing to flush after, or as SO and two bytes (one of the
-   other state) with SI alone to flush after; and what the encoder wrote,
-   in the state of what came before, must be those bytes, with SI or SO
-   before them where that state was the other.  Then it is written
-   without iconv(3), with the shift its state needs; before iconv(3) is
-   called again (or flushed), its iconv_t is brought to the state of
-   what was written by encoding a character known of that state, whose
-   bytes are thrown away.  So the bytes are those one call per character
-   gives, as long as the state of the encoder is that of the last
-   character it encoded, which is what each character learned showed,
-   and the flush after it.  A character iconv(3) cannot encode, for the
-   probe too, is known as such; anything else ends the learning for
-   good (a character held back to combine with the next, as IBM1390's
-   kana with a following mark).  The bridge's encoder first lets it
-   learn ahead the new characters that follow one it does not know
-   (shift_enc_learn_ahead): a learner of its own encodes each twice in
-   one call, from the initial state its flush brings it back to, which
-   must give what the probe shows above, twice; the encoder's own call
-   is then not needed to know the character.  A head written before the
-   first character after the initial state (ISO-2022-KR's ESC $ ) C,
-   what a flush from that state writes) is skipped in what the probe,
-   the learner and the encoder's first call give, and written by the
-   memo when it writes first.  */
-
-struct shift_enc *
-shift_enc_new (struct memo_charset const *cs, char const *tocode)
-{
-  struct shift_enc *se;
-  if (!cs->decided || !cs->shifting)
-    return NULL;
-  se = xzalloc (sizeof *se);
-  se->so = cs->so;
-  se->si = cs->si;
-  se->synced = true;
-  se->tocode = tocode;
-  return se;
-}
-
-/* Keep in SE, the first time, what CD writes when flushed from its
-   initial state: what an encoder of the charset writes once before its
-   first character after it (ISO-2022-KR's ESC $ ) C), none for most.  */
-static void
-know_head (struct shift_enc *se, iconv_t cd)
-{
-  uint8_t buf[4 * MAX_ENCODED];
-  char *op = (char *) buf;
-  size_t ol = sizeof buf;
-  if (se->head_known)
-    return;
-  iconv (cd, NULL, NULL, NULL, NULL);
-  iconv (cd, NULL, NULL, &op, &ol);
-  se->head_len = sizeof buf - ol;
-  if (sizeof se->head < se->head_len)   /* Then nothing will match.  */
-    se->head_len = 0;
-  memcpy (se->head, buf, se->head_len);
-  se->head_known = true;
-}
-
-/* Whether the N bytes at *P start with SE's head: then skip it.  */
-static bool
-skip_head (struct shift_enc const *se, uint8_t const **p, size_t *n)
-{
-  if (*n < se->head_len || memcmp (*p, se->head, se->head_len) != 0)
-    return false;
-  *p += se->head_len;
-  *n -= se->head_len;
-  return true;
-}
-
-bool
-shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
-               uint8_t *out, size_t *o, size_t cap)
-{
-  size_t k = *i, w = *o;
-  bool none = false, shifted = se->shifted;
-  if (!se->known.page)
-    return false;
-  while (k < n && cap - w >= MAX_ENCODED)
-    {
-      uint64_t v = enc_memo_get (&se->known, cp[k]);
-      unsigned int len = (unsigned int) (v & 0xF);
-      if (v == 0 || len == ENC_NONE)
-        {
-          none = v != 0;
-          break;
-        }
-      if (!se->head_out)
-        {
-          /* What the encoder would have written first.  */
-          memcpy (out + w, se->head, se->head_len);
-          w += se->head_len;
-          se->head_out = true;
-          se->synced = false;
-        }
-      if ((len == 2) != shifted)
-        {
-          shifted = len == 2;
-          out[w++] = shifted ? se->so : se->si;
-          se->synced = false;
-        }
-      out[w] = (uint8_t) (v >> 8);
-      out[w + 1] = (uint8_t) (v >> 16);
-      w += len;
-      k++;
-    }
-  se->shifted = shifted;
-  *i = k;
-  *o = w;
-  return none;
-}
-
-void
-shift_enc_sync (struct shift_enc *se, iconv_t cd, bool flush)
-{
-  if (!se->synced)
-    {
-      uint8_t in[4], out[4 * MAX_ENCODED];
-      size_t used, k;
-      int err;
-      ucs4_t c = se->sample[se->shifted];
-      for (k = 0; k < 4; k++)
-        in[k] = (uint8_t) (c >> (8 * k));
-      /* Its bytes are thrown away: only the state counts.  */
-      bridge_convert (cd, in, 4, out, sizeof out, &used, &err);
-      se->synced = true;
-    }
-  if (flush)                    /* Back to the initial state.  */
-    se->shifted = se->head_out = false;
-}
-
-/* What PROBE, from its initial state, encodes C to after SE's head, in
-   OUT (at most MAX_ENCODED bytes), and then its flush, in *FLUSHED (*FL
-   bytes).  Returns the bytes before the flush, or 0 for an error (or no
-   head first).  */
-static size_t
-encode_once (struct shift_enc const *se, iconv_t probe, ucs4_t c,
-             uint8_t *out, uint8_t *flushed, size_t *fl)
-{
-  uint8_t in[4], got[2 * MAX_ENCODED];
-  uint8_t const *g = got;
-  size_t used, bytes, k, ol = MAX_ENCODED;
-  char *op = (char *) flushed;
-  int err;
-  iconv (probe, NULL, NULL, NULL, NULL);
-  for (k = 0; k < 4; k++)
-    in[k] = (uint8_t) (c >> (8 * k));
-  bytes = bridge_convert (probe, in, 4, got, sizeof got, &used, &err);
-  iconv (probe, NULL, NULL, &op, &ol);
-  *fl = MAX_ENCODED - ol;
-  if (err != 0 || used != 4 || !skip_head (se, &g, &bytes)
-      || MAX_ENCODED < bytes)
-    return 0;
-  memcpy (out, g, bytes);
-  return bytes;
-}
-
-void
-shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
-                 uint8_t const *out, size_t len, int err)
-{
-  struct shift_enc *se = *sep;
-  uint8_t one[MAX_ENCODED], fl[MAX_ENCODED];
-  size_t flen, bytes;
-  bool ok = false, wide = false, head;
-
-  know_head (se, probe);
-  bytes = encode_once (se, probe, c, one, fl, &flen);
-  /* The encoder's first bytes since its initial state: its head.  */
-  head = se->head_out || skip_head (se, &out, &len);
-  se->head_out = true;
-  if (!head)
-    ok = false;
-  else if (err != 0)
-    ok = len == 0 && bytes == 0 && flen == 0;
-  else if (bytes == 1 && flen == 0)
-    /* One byte, after SI where the state was the other.  */
-    ok = (se->shifted ? len == 2 && out[0] == se->si && out[1] == one[0]
-          : len == 1 && out[0] == one[0]);
-  else if (bytes == 3 && one[0] == se->so && flen == 1 && fl[0] == se->si)
-    {
-      /* Two bytes, after SO where the state was the initial one.  */
-      wide = true;
-      ok = (se->shifted ? len == 2 && memcmp (out, one + 1, 2) == 0
-            : len == 3 && memcmp (out, one, 3) == 0);
-    }
-  if (!ok)
-    {
-      shift_enc_free (se);
-      *sep = NULL;
-      return;
-    }
-  if (err != 0)
-    {
-      enc_memo_put (&se->known, c, NULL, 0, true);
-      return;
-    }
-  enc_memo_put (&se->known, c, one + wide, wide ? 2 : 1, false);
-  se->sample[wide] = c;
-  se->shifted = wide;
-}
-
-/* Encode the N values of WANT with SE's learner from its initial state,
-   each twice in a call of its own, following its state: one byte twice
-   (after SI where the state was the other), two bytes twice (after SO
-   where it was not), or an error at once (LEN 0); SE's head first, SI
-   or nothing to flush after the last, as the state says.  Into GOT and
-   LEN; how many came through before the first that did not (one fewer
-   than N when the flush gave anything else).  */
-static size_t
-learn_each (struct shift_enc *se, ucs4_t const *want, size_t n,
-            uint8_t (*got)[2], uint8_t *len)
-{
-  bool shifted = false, headed = false;
-  size_t k;
-  iconv (se->ahead, NULL, NULL, NULL, NULL);
-  for (k = 0; k < n; k++)
-    {
-      uint8_t in[8], buf[4 * MAX_ENCODED];
-      uint8_t const *out = buf;
-      size_t used, bytes, w;
-      int err;
-      enc_learner_unit (se->ahead_host, want[k], in);
-      enc_learner_unit (se->ahead_host, want[k], in + 4);
-      bytes = bridge_convert (se->ahead, in, 8, buf, sizeof buf, &used,
-                              &err);
-      if (!headed && !skip_head (se, &out, &bytes))
-        break;
-      headed = true;
-      len[k] = 0;
-      if (err != 0 && used == 0 && bytes == 0)
-        continue;
-      /* Two bytes twice, after SO where the state was the initial one;
-         or one byte twice, after SI where it was the other.  */
-      w = bytes == (shifted ? 4u : 5u);
-      if (err != 0 || used != 8
-          || (w ? !shifted && out[0] != se->so
-              : bytes != (shifted ? 3u : 2u)
-                || (shifted && out[0] != se->si)))
-        break;
-      out += w ? !shifted : shifted;
-      if (memcmp (out, out + 1 + w, 1 + w) != 0)
-        break;
-      memcpy (got[k], out, 1 + w);
-      len[k] = (uint8_t) (1 + w);
-      shifted = w;
-    }
-  if (k == n && headed)
-    {
-      uint8_t fl[MAX_ENCODED];
-      char *op = (char *) fl;
-      size_t ol = sizeof fl;
-      iconv (se->ahead, NULL, NULL, &op, &ol);
-      if (sizeof fl - ol != (size_t) shifted || (shifted && fl[0] != se->si))
-        k--;
-    }
-  return k;
-}
-
-size_t
-shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
-{
-  ucs4_t want[ENC_BATCH] = { 0 };
-  uint8_t got[ENC_BATCH][2], len[ENC_BATCH];
-  size_t j, k = 0, good;
-  if (!se->ahead_open)
-    {
-      se->ahead = enc_learner_open (se->tocode, &se->ahead_host);
-      se->ahead_open = true;
-    }
-  if (se->ahead == (iconv_t) -1)
-    return 0;
-  know_head (se, se->ahead);
-  for (j = 0; j < n && j < ENC_AHEAD && k < ENC_BATCH; j++)
-    {
-      ucs4_t c = cp[j];
-      size_t t = 0;
-      if ((0xD800 <= c && c < 0xE000) || 0x10FFFF < c
-          || enc_memo_get (&se->known, c) != 0)
-        continue;
-      while (t < k && want[t] != c)
-        t++;
-      if (t == k)
-        want[k++] = c;
-    }
-  if (k == 0)
-    return 0;
-  good = learn_each (se, want, k, got, len);
-  /* After one that did not come through, the learner's state is not
-     known: again with those before it.  */
-  if (good < k && (good == 0 || learn_each (se, want, good, got, len)
-                                < good))
-    return 0;
-  for (j = 0; j < good; j++)
-    {
-      enc_memo_put (&se->known, want[j], got[j], len[j], len[j] == 0);
-      if (len[j] != 0)
-        se->sample[len[j] - 1] = want[j];
-    }
-  return good;
-}
-
-void
-shift_enc_free (struct shift_enc *se)
-{
-  if (!se)
-    return;
-  if (se->ahead_open && se->ahead != (iconv_t) -1)
-    iconv_close (se->ahead);
-  enc_memo_free (&se->known);
-  free (se);
 }

@@ -28,6 +28,12 @@ struct shift_track
   uint8_t pend_len[SHIFT_BATCH];
   ucs4_t pend_cp[SHIFT_BATCH];
   unsigned int npend;
+  /* A charset not yet known of two states consumed the escape sequence
+     CAND alone (LIMBO): its state is not known, and the memos wait for
+     the sequence that leads back (shift_note).  */
+  uint8_t cand[SHIFT_SEQ_MAX];
+  unsigned int cand_len;
+  bool limbo;
   /* The iconv_t that checks them, when PROBE_OPEN, of FROMCODE.  */
   iconv_t probe;
   bool probe_open;

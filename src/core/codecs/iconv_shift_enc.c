@@ -1,0 +1,335 @@
+/* The bridge's encoders of a charset of two shift states (SO and SI,
+   found by iconv_shift.c's probe): what iconv(3) encodes each character
+   to in the state it leads to, learned and checked, written with the
+   shifts between them (iconv_shift.h).
+
+   Specification: none of its own; as iconv_shift.c, this reproduces
+   what the bridge's one-character-per-call encoding (iconv_encode.c)
+   gives.  */
+
+#include <config.h>
+
+#include "iconv_shift.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* The encoders.  A charset found of SO and SI by the probe above is
+   encoded by iconv(3) one character per call, as iconv_bridge.c does,
+   until a character has been learned: the probe iconv_t, from its
+   initial state, must encode it as one byte (a character of the initial
+   state) with nothing to flush after, or as SO and two bytes (one of the
+   other state) with SI alone to flush after; and what the encoder wrote,
+   in the state of what came before, must be those bytes, with SI or SO
+   before them where that state was the other.  Then it is written
+   without iconv(3), with the shift its state needs; before iconv(3) is
+   called again (or flushed), its iconv_t is brought to the state of
+   what was written by encoding a character known of that state, whose
+   bytes are thrown away.  So the bytes are those one call per character
+   gives, as long as the state of the encoder is that of the last
+   character it encoded, which is what each character learned showed,
+   and the flush after it.  A character iconv(3) cannot encode, for the
+   probe too, is known as such; anything else ends the learning for
+   good (a character held back to combine with the next, as IBM1390's
+   kana with a following mark).  The bridge's encoder first lets it
+   learn ahead the new characters that follow one it does not know
+   (shift_enc_learn_ahead): a learner of its own encodes each twice in
+   one call, from the initial state its flush brings it back to, which
+   must give what the probe shows above, twice; the encoder's own call
+   is then not needed to know the character.  A head written before the
+   first character after the initial state (ISO-2022-KR's ESC $ ) C,
+   what a flush from that state writes) is skipped in what the probe,
+   the learner and the encoder's first call give, and written by the
+   memo when it writes first.  */
+
+struct shift_enc *
+shift_enc_new (struct memo_charset const *cs, char const *tocode)
+{
+  struct shift_enc *se;
+  /* Not for shifts of several bytes: the encoders write SO and SI.  */
+  if (!cs->decided || !cs->shifting || cs->so_len != 1 || cs->si_len != 1)
+    return NULL;
+  se = xzalloc (sizeof *se);
+  se->so = cs->so;
+  se->si = cs->si;
+  se->synced = true;
+  se->tocode = tocode;
+  return se;
+}
+
+/* Keep in SE, the first time, what CD writes when flushed from its
+   initial state: what an encoder of the charset writes once before its
+   first character after it (ISO-2022-KR's ESC $ ) C), none for most.  */
+static void
+know_head (struct shift_enc *se, iconv_t cd)
+{
+  uint8_t buf[4 * MAX_ENCODED];
+  char *op = (char *) buf;
+  size_t ol = sizeof buf;
+  if (se->head_known)
+    return;
+  iconv (cd, NULL, NULL, NULL, NULL);
+  iconv (cd, NULL, NULL, &op, &ol);
+  se->head_len = sizeof buf - ol;
+  if (sizeof se->head < se->head_len)   /* Then nothing will match.  */
+    se->head_len = 0;
+  memcpy (se->head, buf, se->head_len);
+  se->head_known = true;
+}
+
+/* Whether the N bytes at *P start with SE's head: then skip it.  */
+static bool
+skip_head (struct shift_enc const *se, uint8_t const **p, size_t *n)
+{
+  if (*n < se->head_len || memcmp (*p, se->head, se->head_len) != 0)
+    return false;
+  *p += se->head_len;
+  *n -= se->head_len;
+  return true;
+}
+
+bool
+shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
+               uint8_t *out, size_t *o, size_t cap)
+{
+  size_t k = *i, w = *o;
+  bool none = false, shifted = se->shifted;
+  if (!se->known.page)
+    return false;
+  while (k < n && cap - w >= MAX_ENCODED)
+    {
+      uint64_t v = enc_memo_get (&se->known, cp[k]);
+      unsigned int len = (unsigned int) (v & 0xF);
+      if (v == 0 || len == ENC_NONE)
+        {
+          none = v != 0;
+          break;
+        }
+      if (!se->head_out)
+        {
+          /* What the encoder would have written first.  */
+          memcpy (out + w, se->head, se->head_len);
+          w += se->head_len;
+          se->head_out = true;
+          se->synced = false;
+        }
+      if ((len == 2) != shifted)
+        {
+          shifted = len == 2;
+          out[w++] = shifted ? se->so : se->si;
+          se->synced = false;
+        }
+      out[w] = (uint8_t) (v >> 8);
+      out[w + 1] = (uint8_t) (v >> 16);
+      w += len;
+      k++;
+    }
+  se->shifted = shifted;
+  *i = k;
+  *o = w;
+  return none;
+}
+
+void
+shift_enc_sync (struct shift_enc *se, iconv_t cd, bool flush)
+{
+  if (!se->synced)
+    {
+      uint8_t in[4], out[4 * MAX_ENCODED];
+      size_t used, k;
+      int err;
+      ucs4_t c = se->sample[se->shifted];
+      for (k = 0; k < 4; k++)
+        in[k] = (uint8_t) (c >> (8 * k));
+      /* Its bytes are thrown away: only the state counts.  */
+      bridge_convert (cd, in, 4, out, sizeof out, &used, &err);
+      se->synced = true;
+    }
+  if (flush)                    /* Back to the initial state.  */
+    se->shifted = se->head_out = false;
+}
+
+/* What PROBE, from its initial state, encodes C to after SE's head, in
+   OUT (at most MAX_ENCODED bytes), and then its flush, in *FLUSHED (*FL
+   bytes).  Returns the bytes before the flush, or 0 for an error (or no
+   head first).  */
+static size_t
+encode_once (struct shift_enc const *se, iconv_t probe, ucs4_t c,
+             uint8_t *out, uint8_t *flushed, size_t *fl)
+{
+  uint8_t in[4], got[2 * MAX_ENCODED];
+  uint8_t const *g = got;
+  size_t used, bytes, k, ol = MAX_ENCODED;
+  char *op = (char *) flushed;
+  int err;
+  iconv (probe, NULL, NULL, NULL, NULL);
+  for (k = 0; k < 4; k++)
+    in[k] = (uint8_t) (c >> (8 * k));
+  bytes = bridge_convert (probe, in, 4, got, sizeof got, &used, &err);
+  iconv (probe, NULL, NULL, &op, &ol);
+  *fl = MAX_ENCODED - ol;
+  if (err != 0 || used != 4 || !skip_head (se, &g, &bytes)
+      || MAX_ENCODED < bytes)
+    return 0;
+  memcpy (out, g, bytes);
+  return bytes;
+}
+
+void
+shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
+                 uint8_t const *out, size_t len, int err)
+{
+  struct shift_enc *se = *sep;
+  uint8_t one[MAX_ENCODED], fl[MAX_ENCODED];
+  size_t flen, bytes;
+  bool ok = false, wide = false, head;
+
+  know_head (se, probe);
+  bytes = encode_once (se, probe, c, one, fl, &flen);
+  /* The encoder's first bytes since its initial state: its head.  */
+  head = se->head_out || skip_head (se, &out, &len);
+  se->head_out = true;
+  if (!head)
+    ok = false;
+  else if (err != 0)
+    ok = len == 0 && bytes == 0 && flen == 0;
+  else if (bytes == 1 && flen == 0)
+    /* One byte, after SI where the state was the other.  */
+    ok = (se->shifted ? len == 2 && out[0] == se->si && out[1] == one[0]
+          : len == 1 && out[0] == one[0]);
+  else if (bytes == 3 && one[0] == se->so && flen == 1 && fl[0] == se->si)
+    {
+      /* Two bytes, after SO where the state was the initial one.  */
+      wide = true;
+      ok = (se->shifted ? len == 2 && memcmp (out, one + 1, 2) == 0
+            : len == 3 && memcmp (out, one, 3) == 0);
+    }
+  if (!ok)
+    {
+      shift_enc_free (se);
+      *sep = NULL;
+      return;
+    }
+  if (err != 0)
+    {
+      enc_memo_put (&se->known, c, NULL, 0, true);
+      return;
+    }
+  enc_memo_put (&se->known, c, one + wide, wide ? 2 : 1, false);
+  se->sample[wide] = c;
+  se->shifted = wide;
+}
+
+/* Encode the N values of WANT with SE's learner from its initial state,
+   each twice in a call of its own, following its state: one byte twice
+   (after SI where the state was the other), two bytes twice (after SO
+   where it was not), or an error at once (LEN 0); SE's head first, SI
+   or nothing to flush after the last, as the state says.  Into GOT and
+   LEN; how many came through before the first that did not (one fewer
+   than N when the flush gave anything else).  */
+static size_t
+learn_each (struct shift_enc *se, ucs4_t const *want, size_t n,
+            uint8_t (*got)[2], uint8_t *len)
+{
+  bool shifted = false, headed = false;
+  size_t k;
+  iconv (se->ahead, NULL, NULL, NULL, NULL);
+  for (k = 0; k < n; k++)
+    {
+      uint8_t in[8], buf[4 * MAX_ENCODED];
+      uint8_t const *out = buf;
+      size_t used, bytes, w;
+      int err;
+      enc_learner_unit (se->ahead_host, want[k], in);
+      enc_learner_unit (se->ahead_host, want[k], in + 4);
+      bytes = bridge_convert (se->ahead, in, 8, buf, sizeof buf, &used,
+                              &err);
+      if (!headed && !skip_head (se, &out, &bytes))
+        break;
+      headed = true;
+      len[k] = 0;
+      if (err != 0 && used == 0 && bytes == 0)
+        continue;
+      /* Two bytes twice, after SO where the state was the initial one;
+         or one byte twice, after SI where it was the other.  */
+      w = bytes == (shifted ? 4u : 5u);
+      if (err != 0 || used != 8
+          || (w ? !shifted && out[0] != se->so
+              : bytes != (shifted ? 3u : 2u)
+                || (shifted && out[0] != se->si)))
+        break;
+      out += w ? !shifted : shifted;
+      if (memcmp (out, out + 1 + w, 1 + w) != 0)
+        break;
+      memcpy (got[k], out, 1 + w);
+      len[k] = (uint8_t) (1 + w);
+      shifted = w;
+    }
+  if (k == n && headed)
+    {
+      uint8_t fl[MAX_ENCODED];
+      char *op = (char *) fl;
+      size_t ol = sizeof fl;
+      iconv (se->ahead, NULL, NULL, &op, &ol);
+      if (sizeof fl - ol != (size_t) shifted || (shifted && fl[0] != se->si))
+        k--;
+    }
+  return k;
+}
+
+size_t
+shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
+{
+  ucs4_t want[ENC_BATCH] = { 0 };
+  uint8_t got[ENC_BATCH][2], len[ENC_BATCH];
+  size_t j, k = 0, good;
+  if (!se->ahead_open)
+    {
+      se->ahead = enc_learner_open (se->tocode, &se->ahead_host);
+      se->ahead_open = true;
+    }
+  if (se->ahead == (iconv_t) -1)
+    return 0;
+  know_head (se, se->ahead);
+  for (j = 0; j < n && j < ENC_AHEAD && k < ENC_BATCH; j++)
+    {
+      ucs4_t c = cp[j];
+      size_t t = 0;
+      if ((0xD800 <= c && c < 0xE000) || 0x10FFFF < c
+          || enc_memo_get (&se->known, c) != 0)
+        continue;
+      while (t < k && want[t] != c)
+        t++;
+      if (t == k)
+        want[k++] = c;
+    }
+  if (k == 0)
+    return 0;
+  good = learn_each (se, want, k, got, len);
+  /* After one that did not come through, the learner's state is not
+     known: again with those before it.  */
+  if (good < k && (good == 0 || learn_each (se, want, good, got, len)
+                                < good))
+    return 0;
+  for (j = 0; j < good; j++)
+    {
+      enc_memo_put (&se->known, want[j], got[j], len[j], len[j] == 0);
+      if (len[j] != 0)
+        se->sample[len[j] - 1] = want[j];
+    }
+  return good;
+}
+
+void
+shift_enc_free (struct shift_enc *se)
+{
+  if (!se)
+    return;
+  if (se->ahead_open && se->ahead != (iconv_t) -1)
+    iconv_close (se->ahead);
+  enc_memo_free (&se->known);
+  free (se);
+}
