@@ -737,6 +737,7 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
   size_t max = p->cap >= room ? p->cap - room : 0;
   uint64_t newlines = 0;
   bool shifted = t->shifted, any = false;
+  bool seqs = cs->so_len > 1 || cs->si_len > 1;
   size_t asked = SIZE_MAX;
 
   mem[shifted] = m;
@@ -756,10 +757,15 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
         {
           /* As the bridge: a shift alone, without a value (cut short,
              or another sequence: the bridge's).  */
-          int w = shift_at (cs, in + i, n - i);
-          size_t sl = w == 1 ? cs->so_len : cs->si_len;
-          if (w <= 0)
-            break;
+          int w = in[i] == so ? 1 : 2;
+          size_t sl = 1;
+          if (seqs)
+            {
+              w = shift_at (cs, in + i, n - i);
+              if (w <= 0)
+                break;
+              sl = w == 1 ? cs->so_len : cs->si_len;
+            }
           shifted = w == 1;
           nd = node[shifted];
           pre += (int64_t) sl;
