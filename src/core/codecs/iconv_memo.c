@@ -691,21 +691,11 @@ open_ahead (struct enc_memo *m, char const *tocode)
 }
 
 size_t
-enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
+enc_memo_want (struct enc_memo const *m, ucs4_t const *cp, size_t n,
+               ucs4_t *want)
 {
-  ucs4_t want[ENC_BATCH];
-  uint8_t got[ENC_BATCH][ENC_MAX_BYTES], len[ENC_BATCH];
-  uint8_t tmp[4 * MAX_ENCODED];
-  char *op = (char *) tmp;
-  size_t k = 0, j, good, ol = sizeof tmp;
+  size_t j, k = 0;
   uint64_t seen = 0;             /* A bit for each value in WANT.  */
-
-  if (!m->tocode)
-    return 0;
-  if (m->ahead_form == AHEAD_UNTRIED)
-    open_ahead (m, m->tocode);
-  if (m->ahead_form == AHEAD_NONE)
-    return 0;
   for (j = 0; j < n && j < ENC_AHEAD && k < ENC_BATCH; j++)
     {
       ucs4_t c = cp[j];
@@ -723,6 +713,25 @@ enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
         want[k++] = c;
       seen |= bit;
     }
+  return k;
+}
+
+size_t
+enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
+{
+  ucs4_t want[ENC_BATCH];
+  uint8_t got[ENC_BATCH][ENC_MAX_BYTES], len[ENC_BATCH];
+  uint8_t tmp[4 * MAX_ENCODED];
+  char *op = (char *) tmp;
+  size_t k, j, good, ol = sizeof tmp;
+
+  if (!m->tocode)
+    return 0;
+  if (m->ahead_form == AHEAD_UNTRIED)
+    open_ahead (m, m->tocode);
+  if (m->ahead_form == AHEAD_NONE)
+    return 0;
+  k = enc_memo_want (m, cp, n, want);
   if (k == 0)
     return 0;
   good = encode_each (m, want, k, got, len);

@@ -305,12 +305,17 @@ uint64_t enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s,
 bool enc_memo_learn (struct enc_memo *m, iconv_t probe, ucs4_t c,
                      uint8_t const *out, size_t len, int err);
 
+/* The values of CP[0..N) that M does not know, each once, up to
+   ENC_BATCH different ones among the first ENC_AHEAD, into WANT (room
+   for ENC_BATCH): their number.  Surrogates and values beyond U+10FFFF
+   are left out.  */
+size_t enc_memo_want (struct enc_memo const *m, ucs4_t const *cp, size_t n,
+                      ucs4_t *want);
+
 /* Learn ahead, for an encoder that reads M: the values of CP[0..N)
-   that M does not know, up to ENC_BATCH different ones among the
-   first ENC_AHEAD, each noted in
-   M when M's learner (an iconv_t to M's `tocode', opened at the first
-   call; none when that is NULL)
-   encodes it twice to the same bytes twice in a call of its own (or
+   that enc_memo_want gives, each noted in M when M's learner (an
+   iconv_t to M's `tocode', opened at the first call; none when that is
+   NULL) encodes it twice to the same bytes twice in a call of its own (or
    cannot encode it at all), the calls one after the other from its
    initial state, with nothing to flush after the last.  That shows
    what enc_memo_learn's check does, with one call a character instead

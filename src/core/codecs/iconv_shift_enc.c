@@ -283,9 +283,9 @@ learn_each (struct shift_enc *se, ucs4_t const *want, size_t n,
 size_t
 shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
 {
-  ucs4_t want[ENC_BATCH] = { 0 };
+  ucs4_t want[ENC_BATCH];
   uint8_t got[ENC_BATCH][2], len[ENC_BATCH];
-  size_t j, k = 0, good;
+  size_t j, k, good;
   if (!se->ahead_open)
     {
       se->ahead = enc_learner_open (se->tocode, &se->ahead_host);
@@ -294,18 +294,7 @@ shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
   if (se->ahead == (iconv_t) -1)
     return 0;
   know_head (se, se->ahead);
-  for (j = 0; j < n && j < ENC_AHEAD && k < ENC_BATCH; j++)
-    {
-      ucs4_t c = cp[j];
-      size_t t = 0;
-      if ((0xD800 <= c && c < 0xE000) || 0x10FFFF < c
-          || enc_memo_get (&se->known, c) != 0)
-        continue;
-      while (t < k && want[t] != c)
-        t++;
-      if (t == k)
-        want[k++] = c;
-    }
+  k = enc_memo_want (&se->known, cp, n, want);
   if (k == 0)
     return 0;
   good = learn_each (se, want, k, got, len);
