@@ -435,6 +435,40 @@ hold_case() {
   assert_equal "$(cat err)" "utf8conv: in:31: byte 300: invalid UTF-8: FF (invalid byte)"
 }
 
+# run_case ENC IN LANG BAD REPL: ENC from IN (UTF-8 or, with a lone
+# surrogate in BAD, WTF-8) of LANG's text (text.u8, 20 times the
+# samples), BAD (printf), and the text again, at several block sizes:
+# the text as iconv(1) writes it up to BAD and its diagnostic under
+# strict; under replace, the text, REPL (printf: '?', or U+FFFD for a
+# Unicode form) and the text as iconv(1) writes them.
+run_case() {
+  local bs sizes='65536 4096 1 3' samples=$UTF8CONV_SRCDIR/tests/detect/samples
+  local k size line
+  [ -z "${UTF8CONV_VALGRIND-}" ] || sizes='65536 7'
+  for k in $(seq 10); do cat "$samples/$3.txt" "$samples/$3-3.txt"; done >text.u8
+  size=$(stat -c %s text.u8)
+  line=$(( $(wc -l <text.u8) + 1 ))
+  { cat text.u8; printf "$4"; cat text.u8; } >bad
+  iconv -f UTF-8 -t "$1" text.u8 >want
+  { cat text.u8; printf "$5"; cat text.u8; } | iconv -f UTF-8 -t "$1" >want.replace
+  for bs in $sizes; do
+    run -1 --separate-stderr "$UTF8CONV" -f "$2" -t "$1" --block-size="$bs" -o out bad
+    [[ $stderr == "utf8conv: bad:$line: byte $size: cannot encode "*" in $1: "* ]] || fail "$stderr"
+    cmp out want || fail "$1, block size $bs: strict output"
+    run -0 --separate-stderr "$UTF8CONV" -f "$2" -t "$1" --block-size="$bs" -e replace -o out bad
+    cmp out want.replace || fail "$1, block size $bs: replace"
+  done
+}
+
+@test "a stateful bridged output takes runs of characters in one iconv(3) call, and stops at one it cannot encode as one a call would" {
+  require_charset ISO-2022-JP UTF-7 ISO-2022-CN
+  # U+AC00, which ISO-2022-JP and ISO-2022-CN lack; a lone surrogate,
+  # which no bridged output takes.
+  run_case ISO-2022-JP UTF-8 ja '\xea\xb0\x80' '?'
+  run_case ISO-2022-CN UTF-8 zh_CN '\xea\xb0\x80' '?'
+  run_case UTF-7 WTF-8 ja '\xed\xa0\x80' '\xef\xbf\xbd'
+}
+
 @test "a stateful bridged output is reset at the end and at a strict stop" {
   require_charset ISO-2022-JP
   conv 0 '611b2442467c1b2842' 'a\xe6\x97\xa5' -t ISO-2022-JP

@@ -67,7 +67,10 @@
      exactly the value iconv() cannot encode, which is reported as
      unencodable for the policy layer; the encoders' memo (iconv_memo.h)
      learns ahead what a charset that keeps no state encodes each value
-     to.  Lone surrogates are never encodable.  The flush hook writes iconv()'s shift-reset sequence
+     to.  An encoder that shows state converts a run of values per call
+     with glibc, whose iconv() stops at the value it cannot encode
+     (iconv_encode.c says why that is the same), and reads glibc's own
+     UCS-4 where WCHAR_T is that.  Lone surrogates are never encodable.  The flush hook writes iconv()'s shift-reset sequence
      (iconv (cd, NULL, NULL, &out, &left)) at the end of each file and at
      a strict stop.
 

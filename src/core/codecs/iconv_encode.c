@@ -1,7 +1,8 @@
-/* The iconv(3) bridge's encoders: each value from UTF-32LE, one per
-   iconv() call, and the encoders' memo of a charset that keeps no state
-   (iconv_memo.h), or that of its shifts (iconv_shift.h); see the
-   comment at the top of iconv_bridge.c.  */
+/* The iconv(3) bridge's encoders: each value from UTF-32LE (or glibc's
+   own UCS-4), one per iconv() call or a run per call, and the encoders'
+   memo of a charset that keeps no state (iconv_memo.h), or that of its
+   shifts (iconv_shift.h); see the comment at the top of
+   iconv_bridge.c.  */
 
 #include <config.h>
 
@@ -9,9 +10,42 @@
 
 #include <errno.h>
 #include <locale.h>
+#include <string.h>
 
 #include "iconv_handle.h"
 #include "iconv_units.h"
+
+/* glibc's iconv() stops at the value it cannot encode, with all
+   before it encoded, and counts irreversible conversions only under
+   //TRANSLIT and //IGNORE: a run of values in one call gives what one
+   value a call does.  Elsewhere (musl writes '*' for a character the
+   charset lacks, and counts it) each value has a call of its own.  */
+#if defined __GLIBC__
+enum { RUNS = 1 };
+#else
+enum { RUNS = 0 };
+#endif
+
+enum { RUN_MAX = 1024 };        /* Values a run converted as UTF-32LE.  */
+
+/* Let H's iconv_t read UCS-4 in the machine's order, which saves
+   iconv() a step of each call, where enc_learner_open finds that
+   WCHAR_T is that.  The iconv_t it tried that with is not the one: a
+   new one has never been called, as H's has not (glibc's ISO-2022-KR
+   writes its header at the first call, flush included).  */
+static void
+open_host (struct handle *h, char const *tocode)
+{
+  bool host;
+  iconv_t cd = enc_learner_open (tocode, &host);
+  if (cd != (iconv_t) -1)
+    iconv_close (cd);
+  if (!host || (cd = iconv_open (tocode, "WCHAR_T")) == (iconv_t) -1)
+    return;
+  iconv_close (h->cd);
+  h->cd = cd;
+  h->host = true;
+}
 
 void
 bridge_encoder_open (struct encoder *e)
@@ -26,6 +60,7 @@ bridge_encoder_open (struct encoder *e)
       h->order = UNITS_UNKNOWN;
       return;
     }
+  open_host (h, b->to_name);
   /* Not for a Unicode form (a BOM written once, UTF-7's base64), nor
      with //TRANSLIT; and only for a charset whose decoder keeps no
      state as far as the probe can tell.  */
@@ -80,10 +115,7 @@ encode_one (struct bridge const *b, struct handle *h, ucs4_t c,
   char *op = (char *) out;
   size_t il = sizeof buf, ol = room, r;
 
-  buf[0] = (uint8_t) c;
-  buf[1] = (uint8_t) (c >> 8);
-  buf[2] = (uint8_t) (c >> 16);
-  buf[3] = (uint8_t) (c >> 24);
+  enc_learner_unit (h->host, c, buf);
   r = iconv (h->cd, &ip, &il, &op, &ol);
   h->order = UNITS_UNKNOWN;
   *err = r == (size_t) -1 ? errno : 0;
@@ -97,6 +129,91 @@ encode_one (struct bridge const *b, struct handle *h, ucs4_t c,
       return 0;
     }
   return room - ol;
+}
+
+/* How many of the N values at CP, from the first, are Unicode scalar
+   values (no surrogate, none beyond U+10FFFF).  */
+static size_t
+scalar_run (ucs4_t const *cp, size_t n)
+{
+  size_t run = 0, k;
+  /* Blocks of 16 with one branch each, which compilers vectorise:
+     D800..DFFF are the values whose bits above the 11th read 1B.  */
+  for (; run + 16 <= n; run += 16)
+    {
+      unsigned int bad = 0;
+      for (k = 0; k < 16; k++)
+        bad |= (cp[run + k] >> 11 == 0x1B) | (cp[run + k] >> 16 > 0x10);
+      if (bad)
+        break;
+    }
+  while (run < n && !(cp[run] - 0xD800 < 0x800) && cp[run] <= 0x10FFFF)
+    run++;
+  return run;
+}
+
+/* Encode with the iconv_t of H, in one call, the values of CP[*I..N)
+   up to the first that is no Unicode scalar value, into OUT at *O
+   (room up to CAP), and move *I and *O past what it took: with
+   ENCODE_UNENCODABLE when iconv() cannot encode CP[*I], and
+   ENCODE_OUTPUT_FULL when it ran out of room after taking some; else
+   ENCODE_INPUT_EMPTY, when it took them all, or else none (then
+   CP[*I] goes the way of one value a call).  */
+static enum encode_status
+encode_run (struct handle *h, ucs4_t const *cp, size_t *i, size_t n,
+            uint8_t *out, size_t *o, size_t cap)
+{
+  uint8_t le[4 * RUN_MAX];
+  ICONV_CONST char *ip;
+  char *op = (char *) out + *o;
+  size_t run = 0, k, il, ol = cap - *o, taken, r;
+  int err;
+
+  run = scalar_run (cp + *i, h->host || n - *i < RUN_MAX ? n - *i : RUN_MAX);
+  if (run == 0)
+    return ENCODE_INPUT_EMPTY;
+  if (h->host)
+    ip = (ICONV_CONST char *) (cp + *i);
+  else
+    {
+      for (k = 0; k < run; k++)
+        enc_learner_unit (false, cp[*i + k], le + 4 * k);
+      ip = (ICONV_CONST char *) le;
+    }
+  il = 4 * run;
+  r = iconv (h->cd, &ip, &il, &op, &ol);
+  err = r == (size_t) -1 ? errno : 0;
+  h->order = UNITS_UNKNOWN;
+  taken = run - il / 4;
+  *i += taken;
+  *o = (size_t) ((uint8_t *) op - out);
+  if (err == EILSEQ)
+    return ENCODE_UNENCODABLE;
+  return err == E2BIG && taken > 0 ? ENCODE_OUTPUT_FULL : ENCODE_INPUT_EMPTY;
+}
+
+/* Encode with H (of B) a run of CP[*I..N) into OUT at *O (room up to
+   CAP), if it converts runs: of a Unicode form's units (iconv_units.c),
+   or of values, for an encoder that shows state, without //TRANSLIT
+   (encode_run, which says what this returns).  */
+static enum encode_status
+encode_runs (struct bridge const *b, struct handle *h, ucs4_t const *cp,
+             size_t *i, size_t n, uint8_t *out, size_t *o, size_t cap)
+{
+  if (h->unit)
+    {
+      bool exact = true;
+      *i += units_encode (h->cd, h->unit, &h->order, cp + *i, n - *i, out,
+                          o, cap, &exact);
+      if (!exact)
+        h->unit = 0;
+      return ENCODE_INPUT_EMPTY;
+    }
+  if (!RUNS || h->enc_on || h->senc || b->translit || b->exact || *i == n)
+    return ENCODE_INPUT_EMPTY;
+  if (cap - *o < MAX_ENCODED)
+    return ENCODE_OUTPUT_FULL;
+  return encode_run (h, cp, i, n, out, o, cap);
 }
 
 /* H holds back the character H->held of the memo, which the next one,
@@ -138,7 +255,6 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
 {
   struct bridge const *b = bridge_of (e->codec);
   struct handle *h = e->impl;
-  iconv_t cd = h->cd;
   size_t i, count = *n, o = *outlen;
   enum encode_status status = ENCODE_INPUT_EMPTY;
   /* //TRANSLIT: C.UTF-8's rules while this call lasts.  */
@@ -161,15 +277,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           status = ENCODE_UNENCODABLE;
           break;
         }
-      if (h->unit)
-        {
-          bool exact = true;
-          i += units_encode (cd, h->unit, &h->order, cp + i, count - i, out,
-                             &o, cap, &exact);
-          if (!exact)
-            h->unit = 0;
-        }
-      if (i == count)
+      if ((status = encode_runs (b, h, cp, &i, count, out, &o, cap))
+          != ENCODE_INPUT_EMPTY || i == count)
         break;
       c = cp[i];
       if (cap - o < MAX_ENCODED)
@@ -207,7 +316,7 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           continue;
         }
       if (h->senc)
-        shift_enc_sync (h->senc, cd, false);
+        shift_enc_sync (h->senc, h->cd, h->host, false);
       bytes = encode_one (b, h, c, out + o, cap - o, &err);
       o += bytes;
       if (err == E2BIG && o > *outlen)
@@ -239,7 +348,7 @@ bridge_flush (struct encoder *e, uint8_t *out)
   size_t ol = MAX_ERROR_BYTES;
   h->order = UNITS_UNKNOWN;
   if (h->senc)
-    shift_enc_sync (h->senc, h->cd, true);
+    shift_enc_sync (h->senc, h->cd, h->host, true);
   /* A character held back comes out alone.  */
   if (h->held_on)
     {

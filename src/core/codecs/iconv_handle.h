@@ -94,6 +94,9 @@ struct handle
   bool enc_on;
   bool held_on;
   ucs4_t held;
+  /* Encoding: the iconv_t reads UCS-4 in the machine's order (glibc's
+     WCHAR_T, as enc_learner_open finds) rather than UTF-32LE.  */
+  bool host;
   /* Both ways: the size of the code units of a Unicode form converted
      a run per call (iconv_units.c), or 0; the byte order a run showed.  */
   unsigned int unit;

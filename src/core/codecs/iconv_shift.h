@@ -144,10 +144,12 @@ size_t shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp,
 bool shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i,
                     size_t n, uint8_t *out, size_t *o, size_t cap);
 
-/* Bring CD, the encoder's iconv_t, to the state of what SE wrote,
-   before it is called (or flushed, when FLUSH: then the state is the
-   initial one again).  */
-void shift_enc_sync (struct shift_enc *se, iconv_t cd, bool flush);
+/* Bring CD, the encoder's iconv_t (from UCS-4 in the machine's order
+   when HOST, else from UTF-32LE), to the state of what SE wrote, before
+   it is called (or flushed, when FLUSH: then the state is the initial
+   one again).  */
+void shift_enc_sync (struct shift_enc *se, iconv_t cd, bool host,
+                     bool flush);
 
 /* The encoder's iconv_t, in the state of *SE, encoded C to
    OUT[0..LEN) (ERR: its errno): learn it when PROBE, an iconv_t to the

@@ -134,16 +134,14 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
 }
 
 void
-shift_enc_sync (struct shift_enc *se, iconv_t cd, bool flush)
+shift_enc_sync (struct shift_enc *se, iconv_t cd, bool host, bool flush)
 {
   if (!se->synced)
     {
       uint8_t in[4], out[4 * MAX_ENCODED];
-      size_t used, k;
+      size_t used;
       int err;
-      ucs4_t c = se->sample[se->shifted];
-      for (k = 0; k < 4; k++)
-        in[k] = (uint8_t) (c >> (8 * k));
+      enc_learner_unit (host, se->sample[se->shifted], in);
       /* Its bytes are thrown away: only the state counts.  */
       bridge_convert (cd, in, 4, out, sizeof out, &used, &err);
       se->synced = true;

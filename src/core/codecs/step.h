@@ -158,14 +158,26 @@ step_error (struct decoder *d, uint8_t const *s, unsigned int len,
           }                                                                  \
         if ((ASCII) && in[i] < 0x80)                                         \
           {                                                                  \
+            /* In locals: stores through P would make the compiler      \
+               load P's arrays and D's count again at every byte.  */        \
             size_t end = n - i < cap - len ? n : i + (cap - len);            \
+            size_t k = 0, m = end - i, nl = 0;                               \
+            ucs4_t *pcp = p->cp + len;                                       \
+            int64_t *poff = p->off + len;                                    \
+            uint8_t *pn = p->n + len;                                        \
             do                                                               \
               {                                                              \
-                c = in[i];                                                   \
-                STEP_PUSH (p, len, c, (int64_t) i, 1, d);                    \
-                i++;                                                         \
+                uint8_t b = in[i + k];                                       \
+                pcp[k] = b;                                                  \
+                poff[k] = (int64_t) (i + k);                                 \
+                pn[k] = 1;                                                   \
+                nl += b == 0x0A;                                             \
+                k++;                                                         \
               }                                                              \
-            while (i < end && in[i] < 0x80);                                 \
+            while (k < m && in[i + k] < 0x80);                               \
+            d->newlines += nl;                                               \
+            len += k;                                                        \
+            i += k;                                                          \
             continue;                                                        \
           }                                                                  \
         r = STEP (d, in + i, n - i, last, &c, &kind);                        \
