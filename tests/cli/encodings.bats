@@ -469,6 +469,31 @@ run_case() {
   run_case UTF-7 WTF-8 ja '\xed\xa0\x80' '\xef\xbf\xbd'
 }
 
+@test "ISO-2022-JP's encoder learns ESC \$ B and ESC ( B as its shifts, and stops at any other escape, as iconv(1) writes them" {
+  require_charset ISO-2022-JP ISO-2022-JP-2
+  local bs enc k sizes='65536 4096 1 3' samples=$UTF8CONV_SRCDIR/tests/detect/samples
+  [ -z "${UTF8CONV_VALGRIND-}" ] || sizes='65536 7'
+  for k in $(seq 10); do cat "$samples/ja.txt" "$samples/ja-3.txt"; done >text.u8
+  # The text, then ¥ and ‾ (JIS X 0201's: ESC ( J) and, in
+  # ISO-2022-JP-2, 가 (KS C 5601's: ESC $ ( C), then the text again.
+  for enc in ISO-2022-JP ISO-2022-JP-2; do
+    { cat text.u8; printf '\xc2\xa5a\xe2\x80\xbe'
+      [ "$enc" = ISO-2022-JP ] || printf '\xea\xb0\x80\xe6\x97\xa5'
+      cat text.u8; } >mix.u8
+    iconv -f UTF-8 -t "$enc" text.u8 >want
+    iconv -f UTF-8 -t "$enc" mix.u8 >want.mix
+    for bs in $sizes; do
+      "$UTF8CONV" -t "$enc" --block-size="$bs" -o out text.u8
+      cmp out want || fail "$enc, block size $bs"
+      "$UTF8CONV" -t "$enc" --block-size="$bs" -o out mix.u8
+      cmp out want.mix || fail "$enc, block size $bs: JIS X 0201, KS C 5601"
+      "$UTF8CONV" -f UTF-8 -t UTF-16LE text.u8 >text.u16
+      "$UTF8CONV" -f UTF-16LE -t "$enc" --block-size="$bs" -o out text.u16
+      cmp out want || fail "$enc from UTF-16LE, block size $bs"
+    done
+  done
+}
+
 @test "a stateful bridged output is reset at the end and at a strict stop" {
   require_charset ISO-2022-JP
   conv 0 '611b2442467c1b2842' 'a\xe6\x97\xa5' -t ISO-2022-JP

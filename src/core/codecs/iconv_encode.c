@@ -90,6 +90,11 @@ encode_learn (struct bridge const *b, struct handle *h, ucs4_t c,
     {
       h->enc_on = false;
       b->enc->stateful = true;
+      /* The state C showed may be a shift (ISO-2022-JP's ESC $ B, of a
+         charset whose decoder the memo serves): the encoder, before C
+         in the state its memo had kept, may learn its shifts from C.  */
+      if (!b->exact)
+        h->senc = shift_enc_learning (b->to_name);
     }
   if (h->senc)
     shift_enc_learn (&h->senc, h->probe, c, out, len, err);

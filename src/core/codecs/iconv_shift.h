@@ -99,14 +99,20 @@ size_t shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
                      struct pivot *p, size_t room, int64_t *prefix,
                      bool *gave, size_t *last);
 
-/* An encoder to a charset of SO and SI, which follows the shifts it
-   writes: what iconv(3) encodes each character to in the state it
-   leads to (one byte: the initial state; two: after SO), learned and
-   checked (shift_enc_learn), and the state of what was written.  */
+/* An encoder to a charset of SO and SI (bytes or escape sequences),
+   which follows the shifts it writes: what iconv(3) encodes each
+   character to in the state it leads to (one byte: the initial state;
+   two: after SO), learned and checked (shift_enc_learn), and the state
+   of what was written.  */
 struct shift_enc
 {
   struct enc_memo known;
-  uint8_t so, si;
+  /* SO and SI: a byte each, as the probe found (IBM930's 0E, 0F), or
+     escape sequences that designate a set to G0 (ISO-2022-JP's
+     ESC $ B, ESC ( B), learned from the first character of the other
+     state; SO_LEN 0 until then.  */
+  uint8_t so[SHIFT_SEQ_MAX], si[SHIFT_SEQ_MAX];
+  unsigned int so_len, si_len;
   bool shifted;                 /* What was written ends after SO.  */
   bool synced;                  /* The encoder's iconv_t is there too.  */
   ucs4_t sample[2];             /* A character known of each state.  */
@@ -125,9 +131,15 @@ struct shift_enc
 };
 
 /* A new one for the charset CS, called TOCODE (for iconv_open), or
-   NULL when CS is not of SO and SI.  */
+   NULL when CS is neither of SO and SI nor stateful otherwise (then the
+   shifts may be escape sequences, learned).  */
 struct shift_enc *shift_enc_new (struct memo_charset const *cs,
                                  char const *tocode);
+
+/* A new one for the charset TOCODE that learns its shifts from the
+   first character of the other state it sees, in an encoder whose
+   state is then the initial one or as if it were.  */
+struct shift_enc *shift_enc_learning (char const *tocode);
 
 /* Learn ahead: the values of CP[0..N) that SE does not know, up to
    ENC_BATCH of them, each checked as shift_enc_learn's probe does, with

@@ -43,21 +43,81 @@
    first character after the initial state (ISO-2022-KR's ESC $ ) C,
    what a flush from that state writes) is skipped in what the probe,
    the learner and the encoder's first call give, and written by the
-   memo when it writes first.  */
+   memo when it writes first.
+
+   SO and SI may also be escape sequences that designate a set to G0
+   (ISO-2022-JP's ESC $ B and ESC ( B): the encoder of a charset that
+   shows state otherwise, or whose encoders' memo found it stateful at
+   a character (iconv_encode.c), learns them from the first character
+   of the other state, as the probe encodes it from its initial state
+   and flushes it; then each character is checked as above, with those
+   sequences for SO and SI.  Such a sequence invokes the set it
+   designates, so it is written the same wherever the state changes; a
+   designation to G1 followed by SO is not learned, since it is not
+   written again while it holds (ISO-2022-CN's ESC $ ) A), nor is any
+   character written with another sequence (ISO-2022-JP's ¥ after
+   ESC ( J), which ends the learning.  */
+
+struct shift_enc *
+shift_enc_learning (char const *tocode)
+{
+  struct shift_enc *se = xzalloc (sizeof *se);
+  se->synced = true;
+  se->tocode = tocode;
+  return se;
+}
 
 struct shift_enc *
 shift_enc_new (struct memo_charset const *cs, char const *tocode)
 {
   struct shift_enc *se;
-  /* Not for shifts of several bytes: the encoders write SO and SI.  */
-  if (!cs->decided || !cs->shifting || cs->so_len != 1 || cs->si_len != 1)
+  bool bytes = cs->shifting && cs->so_len == 1 && cs->si_len == 1;
+  /* Not for a charset the memo or the encoders' memo serves.  */
+  if (!cs->decided || (!bytes && (cs->suits || cs->holds)))
     return NULL;
-  se = xzalloc (sizeof *se);
-  se->so = cs->so;
-  se->si = cs->si;
-  se->synced = true;
-  se->tocode = tocode;
+  se = shift_enc_learning (tocode);
+  if (bytes)
+    {
+      se->so[0] = cs->so;
+      se->si[0] = cs->si;
+      se->so_len = se->si_len = 1;
+    }
   return se;
+}
+
+/* Whether the N bytes at S are a shift SE may learn as SO (SHIFT_OUT)
+   or SI: SO or SI themselves (0E, 0F), or an escape sequence that
+   designates a set to G0 (ESC ( F, ESC $ F, ESC $ ( F, with a final
+   byte F of 40..7E), which invokes it at once and is written the same
+   wherever it is needed.  A designation to G1 and SO (ISO-2022-CN's
+   ESC $ ) A SO, then SO alone while it holds) is not.  */
+static bool
+shift_learnable (uint8_t const *s, size_t n, bool shift_out)
+{
+  if (n == 1)
+    return s[0] == (shift_out ? 0x0E : 0x0F);
+  if (n < 3 || SHIFT_SEQ_MAX < n || s[0] != 0x1B || s[n - 1] < 0x40
+      || 0x7E < s[n - 1])
+    return false;
+  return n == 3 ? s[1] == 0x24 || s[1] == 0x28
+                : s[1] == 0x24 && s[2] == 0x28;
+}
+
+/* SO and SI of SE from what the probe, from its initial state, encodes
+   a character of the other state to (ONE[0..BYTES): SO and two bytes)
+   and its flush (FL[0..FLEN): SI), if SE has none yet and they are
+   shifts it may learn.  */
+static void
+learn_shifts (struct shift_enc *se, uint8_t const *one, size_t bytes,
+              uint8_t const *fl, size_t flen)
+{
+  if (se->so_len != 0 || bytes < 3 || !shift_learnable (one, bytes - 2, true)
+      || !shift_learnable (fl, flen, false) || (bytes == 3) != (flen == 1))
+    return;
+  memcpy (se->so, one, bytes - 2);
+  memcpy (se->si, fl, flen);
+  se->so_len = (unsigned int) bytes - 2;
+  se->si_len = (unsigned int) flen;
 }
 
 /* Keep in SE, the first time, what CD writes when flushed from its
@@ -119,7 +179,9 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
       if ((len == 2) != shifted)
         {
           shifted = len == 2;
-          out[w++] = shifted ? se->so : se->si;
+          memcpy (out + w, shifted ? se->so : se->si,
+                  shifted ? se->so_len : se->si_len);
+          w += shifted ? se->so_len : se->si_len;
           se->synced = false;
         }
       out[w] = (uint8_t) (v >> 8);
@@ -187,6 +249,7 @@ shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
 
   know_head (se, probe);
   bytes = encode_once (se, probe, c, one, fl, &flen);
+  learn_shifts (se, one, bytes, fl, flen);
   /* The encoder's first bytes since its initial state: its head.  */
   head = se->head_out || skip_head (se, &out, &len);
   se->head_out = true;
@@ -196,14 +259,17 @@ shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
     ok = len == 0 && bytes == 0 && flen == 0;
   else if (bytes == 1 && flen == 0)
     /* One byte, after SI where the state was the other.  */
-    ok = (se->shifted ? len == 2 && out[0] == se->si && out[1] == one[0]
+    ok = (se->shifted ? len == se->si_len + 1
+          && memcmp (out, se->si, se->si_len) == 0 && out[se->si_len] == one[0]
           : len == 1 && out[0] == one[0]);
-  else if (bytes == 3 && one[0] == se->so && flen == 1 && fl[0] == se->si)
+  else if (se->so_len != 0 && bytes == se->so_len + 2
+           && memcmp (one, se->so, se->so_len) == 0 && flen == se->si_len
+           && memcmp (fl, se->si, flen) == 0)
     {
       /* Two bytes, after SO where the state was the initial one.  */
       wide = true;
-      ok = (se->shifted ? len == 2 && memcmp (out, one + 1, 2) == 0
-            : len == 3 && memcmp (out, one, 3) == 0);
+      ok = (se->shifted ? len == 2 && memcmp (out, one + se->so_len, 2) == 0
+            : len == bytes && memcmp (out, one, bytes) == 0);
     }
   if (!ok)
     {
@@ -216,7 +282,8 @@ shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
       enc_memo_put (&se->known, c, NULL, 0, true);
       return;
     }
-  enc_memo_put (&se->known, c, one + wide, wide ? 2 : 1, false);
+  enc_memo_put (&se->known, c, one + (wide ? se->so_len : 0), wide ? 2 : 1,
+                false);
   se->sample[wide] = c;
   se->shifted = wide;
 }
@@ -252,14 +319,16 @@ learn_each (struct shift_enc *se, ucs4_t const *want, size_t n,
       if (err != 0 && used == 0 && bytes == 0)
         continue;
       /* Two bytes twice, after SO where the state was the initial one;
-         or one byte twice, after SI where it was the other.  */
-      w = bytes == (shifted ? 4u : 5u);
+         or one byte twice, after SI where it was the other (SI is one
+         byte or three or more, so the lengths tell them apart).  Only
+         the second before SE has learned SO and SI.  */
+      w = se->so_len != 0 && bytes == (shifted ? 4u : se->so_len + 4u);
       if (err != 0 || used != 8
-          || (w ? !shifted && out[0] != se->so
-              : bytes != (shifted ? 3u : 2u)
-                || (shifted && out[0] != se->si)))
+          || (w ? !shifted && memcmp (out, se->so, se->so_len) != 0
+              : bytes != (shifted ? se->si_len + 2u : 2u)
+                || (shifted && memcmp (out, se->si, se->si_len) != 0)))
         break;
-      out += w ? !shifted : shifted;
+      out += w ? (shifted ? 0 : se->so_len) : (shifted ? se->si_len : 0);
       if (memcmp (out, out + 1 + w, 1 + w) != 0)
         break;
       memcpy (got[k], out, 1 + w);
@@ -272,7 +341,8 @@ learn_each (struct shift_enc *se, ucs4_t const *want, size_t n,
       char *op = (char *) fl;
       size_t ol = sizeof fl;
       iconv (se->ahead, NULL, NULL, &op, &ol);
-      if (sizeof fl - ol != (size_t) shifted || (shifted && fl[0] != se->si))
+      if (sizeof fl - ol != (shifted ? se->si_len : 0)
+          || (shifted && memcmp (fl, se->si, se->si_len) != 0))
         k--;
     }
   return k;
