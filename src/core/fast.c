@@ -249,11 +249,18 @@ learn_ahead (uint8_t const *in, size_t n)
   enum { AHEAD = 64, WANT = 2 * ENC_BATCH };
   ucs4_t cp[WANT];
   size_t i = 0, k = 0, seen = 0;
+  uint64_t const *ascii = to_memo->ascii;
   while (i < n && k < WANT && seen++ < AHEAD)
     {
       ucs4_t c = in[i];
       enum err_kind kind;
       int r = 1;
+      /* ASCII the memo writes as itself: known.  */
+      if (c < 0x80 && (ascii[c >> 6] >> (c & 63) & 1) && k > 0)
+        {
+          i++;
+          continue;
+        }
       if (0x80 <= c && (r = utf8_short (in + i, n - i, &c)) == 0
           && (r = utf8_sequence (&utf8_form, in + i, n - i, false, &c,
                                  &kind)) <= 0)
@@ -272,6 +279,8 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
   size_t i = 0, o = 0;
   uint64_t nl = 0;
   uint64_t *const *page = to_memo->page;
+  uint64_t const *ascii = to_memo->ascii;
+  bool all_ascii = ascii[0] == UINT64_MAX && ascii[1] == UINT64_MAX;
   /* Room for MAX_ENCODED bytes while O is at most LIMIT.  */
   size_t limit = cap >= MAX_ENCODED ? cap - MAX_ENCODED : 0;
 
@@ -284,7 +293,33 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
         uint64_t v;
         int r = 1;
         if (c < 0x80)
-          nl += c == 0x0A;
+          {
+            if (ascii[c >> 6] >> (c & 63) & 1)
+              {
+                /* A run of ASCII that the memo writes as itself, up
+                   to LIMIT + 1 bytes out; with every byte so, a
+                   tighter loop.  */
+                size_t end = i + min (n - i, limit + 1 - o), d = o - i;
+                if (all_ascii)
+                  do
+                    {
+                      out[i + d] = (uint8_t) c;
+                      nl += c == 0x0A;
+                    }
+                  while (++i < end && (c = in[i]) < 0x80);
+                else
+                  do
+                    {
+                      out[i + d] = (uint8_t) c;
+                      nl += c == 0x0A;
+                    }
+                  while (++i < end && (c = in[i]) < 0x80
+                         && (ascii[c >> 6] >> (c & 63) & 1));
+                o = i + d;
+                continue;
+              }
+            nl += c == 0x0A;
+          }
         else if ((r = utf8_short (in + i, n - i, &c)) == 0)
           {
             r = utf8_sequence (&utf8_form, in + i, n - i, false, &c, &kind);

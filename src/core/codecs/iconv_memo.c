@@ -494,6 +494,20 @@ memo_free (struct memo *m)
   m->nodes = m->alloc = 0;
 }
 
+/* Note in M's `ascii' whether the entry V of C is C's byte alone.  */
+static void
+enc_memo_note_ascii (struct enc_memo *m, ucs4_t c, uint64_t v)
+{
+  uint64_t bit;
+  if (0x80 <= c)
+    return;
+  bit = (uint64_t) 1 << (c & 63);
+  if (v == (1 | (uint64_t) c << 8))
+    m->ascii[c >> 6] |= bit;
+  else
+    m->ascii[c >> 6] &= ~bit;
+}
+
 uint64_t
 enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s, size_t len,
               bool none)
@@ -513,6 +527,7 @@ enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s, size_t len,
   if (!m->page[c >> 8])
     m->page[c >> 8] = xcalloc (256, sizeof **m->page);
   m->page[c >> 8][c & 0xFF] = v;
+  enc_memo_note_ascii (m, c, v);
   return v;
 }
 
@@ -749,7 +764,10 @@ enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
       uint64_t v = enc_memo_put (m, want[j], got[j], none ? 0 : len[j] & 0xF,
                                  none);
       if (!none && (len[j] & ENC_HELD))
-        m->page[want[j] >> 8][want[j] & 0xFF] = v | ENC_HELD;
+        {
+          m->page[want[j] >> 8][want[j] & 0xFF] = v | ENC_HELD;
+          enc_memo_note_ascii (m, want[j], v | ENC_HELD);
+        }
     }
   return good;
 }
@@ -823,6 +841,7 @@ enc_memo_free (struct enc_memo *m)
   if (m->ahead_form == AHEAD_LE || m->ahead_form == AHEAD_HOST)
     iconv_close (m->ahead);
   m->ahead_form = AHEAD_UNTRIED;
+  m->ascii[0] = m->ascii[1] = 0;
   free (m->pairs);
   m->pairs = NULL;
   if (!m->page)

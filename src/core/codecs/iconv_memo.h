@@ -221,6 +221,9 @@ enum ahead_form
 struct enc_memo
 {
   uint64_t **page;              /* ENC_PAGES pointers, or NULL.  */
+  uint64_t ascii[2];            /* A bit for each of 00..7F whose entry
+                                   is that byte alone (the fast path
+                                   copies runs of them).  */
   bool stateful;                /* An encoder of the charset has shown
                                    state: no fast path reads it.  */
   char const *tocode;           /* The charset, for iconv_open, when
