@@ -417,6 +417,27 @@ hold_case() {
   assert_equal "$(cat err)" "utf8conv: in:1: byte 9: cannot encode U+20AC in SHIFT_JIS: E2 82 AC (unencodable character)"
 }
 
+@test "UTF-8 to a stateless multi-byte output: the fast path copies runs of ASCII only where the charset writes each byte as itself" {
+  require_charset JOHAB
+  # JOHAB has no backslash (its 5C is the won sign): 가 and ASCII with a
+  # backslash, 40 lines, as iconv(1) writes them with '?' for it; and
+  # 39 lines without it, then one with it, up to it under strict.
+  local k bs line='\xea\xb0\x80 abc~xyz 0123\\def\n'
+  for k in $(seq 40); do printf "$line"; done >in.u8
+  sed 's/\\/?/g' in.u8 | iconv -f UTF-8 -t JOHAB >want
+  for k in $(seq 39); do printf '\xea\xb0\x80 abc~xyz 0123def\n'; done >last.u8
+  iconv -f UTF-8 -t JOHAB last.u8 >want.strict
+  printf "$line" >>last.u8
+  printf '\x88\x61 abc~xyz 0123' >>want.strict
+  for bs in 65536 1 7; do
+    run -0 --separate-stderr "$UTF8CONV" -t JOHAB -e replace --block-size=$bs -o out in.u8
+    cmp out want || fail "replace, block size $bs"
+    run -1 --separate-stderr "$UTF8CONV" -t JOHAB --block-size=$bs -o out last.u8
+    assert_equal "$stderr" "utf8conv: last.u8:40: byte 796: cannot encode U+005C in JOHAB: 5C (unencodable character)"
+    cmp out want.strict || fail "strict, block size $bs"
+  done
+}
+
 @test "UTF-8 to a stateless multi-byte output: the fast path through what it learned stops at an invalid byte, with its line" {
   # 日本語 and a newline 30 times, FF, and 30 times again: the fast path
   # takes over once the characters are learned, and must stop at FF
