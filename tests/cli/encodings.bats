@@ -513,6 +513,20 @@ run_case() {
       cmp out want || fail "$enc from UTF-16LE, block size $bs"
     done
   done
+  # ISO-2022-JP-2 writes a character in the set it is in when that set
+  # holds it: ~ after ı stays in JIS X 0212 (22 37), Τ after 가 in KS C
+  # 5601 (25 53), where after ASCII they are 7E and ESC $ B 26 33.  The
+  # shifts learned from ı or 가, the first of their kind, must not make
+  # the memo write ~ or Τ as it learned them in the other state.
+  for k in $(seq 30); do printf 'a\xc4\xb1~\xc4\xb1 b~\n'; done >tilde.u8
+  for k in $(seq 30); do printf '\xea\xb0\x80\xce\xa4 a\xce\xa4\n'; done >greek.u8
+  for k in tilde greek; do
+    iconv -f UTF-8 -t ISO-2022-JP-2 $k.u8 >want.$k
+    for bs in $sizes; do
+      "$UTF8CONV" -t ISO-2022-JP-2 --block-size="$bs" -o out $k.u8
+      cmp out want.$k || fail "ISO-2022-JP-2, $k, block size $bs"
+    done
+  done
 }
 
 @test "a stateful bridged output is reset at the end and at a strict stop" {

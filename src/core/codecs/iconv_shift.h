@@ -113,6 +113,10 @@ struct shift_enc
      state; SO_LEN 0 until then.  */
   uint8_t so[SHIFT_SEQ_MAX], si[SHIFT_SEQ_MAX];
   unsigned int so_len, si_len;
+  /* SO and SI were learned: a character of one byte is learned only
+     once it is checked after SO too (the set SO designates may hold it,
+     as JIS X 0212 holds the tilde).  */
+  bool learned;
   bool shifted;                 /* What was written ends after SO.  */
   bool synced;                  /* The encoder's iconv_t is there too.  */
   ucs4_t sample[2];             /* A character known of each state.  */
@@ -121,6 +125,9 @@ struct shift_enc
                                    AHEAD_OPEN ((iconv_t) -1: none).  */
   bool ahead_open;
   bool ahead_host;              /* It reads the machine's UCS-4.  */
+  iconv_t check;                /* other_state's in learn_each, once
+                                   CHECK_OPEN ((iconv_t) -1: none).  */
+  bool check_open;
   /* What the encoder writes once before its first character after its
      initial state (ISO-2022-KR's ESC $ ) C; HEAD_KNOWN: found out), and
      whether what was written since has it (HEAD_OUT).  */

@@ -51,7 +51,11 @@
    a character (iconv_encode.c), learns them from the first character
    of the other state, as the probe encodes it from its initial state
    and flushes it; then each character is checked as above, with those
-   sequences for SO and SI.  Such a sequence invokes the set it
+   sequences for SO and SI, and in the other state too (other_state:
+   glibc's ISO-2022-JP-2 writes a character in the set it is in when
+   that set holds it, as JIS X 0212 holds the tilde; the characters of
+   one byte learned before SO and SI are learned again).  Such a
+   sequence invokes the set it
    designates, so it is written the same wherever the state changes; a
    designation to G1 followed by SO is not learned, since it is not
    written again while it holds (ISO-2022-CN's ESC $ ) A), nor is any
@@ -118,7 +122,12 @@ learn_shifts (struct shift_enc *se, uint8_t const *one, size_t bytes,
   memcpy (se->si, fl, flen);
   se->so_len = (unsigned int) bytes - 2;
   se->si_len = (unsigned int) flen;
+  se->learned = true;
+  /* The characters of one byte learned so far were not checked after
+     SO: learned again.  */
+  enc_memo_free (&se->known);
 }
+
 
 /* Keep in SE, the first time, what CD writes when flushed from its
    initial state: what an encoder of the charset writes once before its
@@ -156,12 +165,27 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
                uint8_t *out, size_t *o, size_t cap)
 {
   size_t k = *i, w = *o;
+  /* MAX_ENCODED bytes of room while W is below END.  */
+  size_t end = cap >= MAX_ENCODED ? cap - MAX_ENCODED + 1 : 0;
+  uint64_t const *ascii = se->known.ascii;
   bool none = false, shifted = se->shifted;
   if (!se->known.page)
     return false;
-  while (k < n && cap - w >= MAX_ENCODED)
+  while (k < n && w < end)
     {
-      uint64_t v = enc_memo_get (&se->known, cp[k]);
+      uint64_t v;
+      ucs4_t c = cp[k];
+      if (c < 0x80 && (ascii[c >> 6] >> (c & 63) & 1) && !shifted
+          && se->head_out)
+        {
+          /* A run of ASCII written as itself in the initial state.  */
+          do
+            out[w++] = (uint8_t) c;
+          while (++k < n && w < end && (c = cp[k]) < 0x80
+                 && (ascii[c >> 6] >> (c & 63) & 1));
+          continue;
+        }
+      v = enc_memo_get (&se->known, c);
       unsigned int len = (unsigned int) (v & 0xF);
       if (v == 0 || len == ENC_NONE)
         {
@@ -178,10 +202,14 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
         }
       if ((len == 2) != shifted)
         {
+          uint8_t const *seq = len == 2 ? se->so : se->si;
+          unsigned int sl = len == 2 ? se->so_len : se->si_len;
           shifted = len == 2;
-          memcpy (out + w, shifted ? se->so : se->si,
-                  shifted ? se->so_len : se->si_len);
-          w += shifted ? se->so_len : se->si_len;
+          /* SO and SI of a byte each (most): no call of memcpy.  */
+          out[w] = seq[0];
+          if (sl > 1)
+            memcpy (out + w + 1, seq + 1, sl - 1);
+          w += sl;
           se->synced = false;
         }
       out[w] = (uint8_t) (v >> 8);
@@ -238,6 +266,79 @@ encode_once (struct shift_enc const *se, iconv_t probe, ucs4_t c,
   return bytes;
 }
 
+/* The bytes, in WANT, that SE's sample of the other state C gives after
+   SO, then SI and the byte X: what a character of one byte, X, must
+   give after C from the initial state, once SO and SI were learned.
+   Their number.  */
+static size_t
+after_so (struct shift_enc const *se, uint8_t x, uint8_t *want)
+{
+  uint64_t v = enc_memo_get (&se->known, se->sample[1]);
+  size_t n = se->so_len;
+  memcpy (want, se->so, n);
+  want[n++] = (uint8_t) (v >> 8);
+  want[n++] = (uint8_t) (v >> 16);
+  memcpy (want + n, se->si, se->si_len);
+  n += se->si_len;
+  want[n++] = x;
+  return n;
+}
+
+/* Whether C, learned as the LEN bytes at X (one: of the initial state;
+   two: after SO) in one state, gives them in the other too, as CD (an
+   iconv_t to the charset, from UCS-4 in the machine's order when HOST,
+   else UTF-32LE) shows from its initial state: SO, the bytes of SE's
+   sample of the other state, SI and X after that sample; or SO and X
+   alone.  SE's SO and SI were learned: a set they designate may hold a
+   character of the other (JIS X 0212 the tilde, KS C 5601 Greek), which
+   glibc's ISO-2022-JP-2 writes in the set it is in.  */
+static bool
+other_state (struct shift_enc const *se, iconv_t cd, bool host, ucs4_t c,
+             uint8_t const *x, size_t len)
+{
+  uint8_t in[8], got[4 * MAX_ENCODED], want[2 * SHIFT_SEQ_MAX + 3];
+  uint8_t const *g = got;
+  size_t used, bytes, n, ni = 0;
+  int err;
+  if (cd == (iconv_t) -1)
+    return false;
+  if (len == 1)
+    {
+      n = after_so (se, x[0], want);
+      enc_learner_unit (host, se->sample[1], in);
+      ni = 4;
+    }
+  else
+    {
+      memcpy (want, se->so, se->so_len);
+      memcpy (want + se->so_len, x, 2);
+      n = se->so_len + 2;
+    }
+  enc_learner_unit (host, c, in + ni);
+  iconv (cd, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (cd, in, ni + 4, got, sizeof got, &used, &err);
+  return (err == 0 && used == ni + 4 && skip_head (se, &g, &bytes)
+          && bytes == n && memcmp (g, want, n) == 0);
+}
+
+/* SE's iconv_t for other_state in learn_each, opened the first time.  */
+static iconv_t
+check_of (struct shift_enc *se)
+{
+  bool host;
+  if (!se->check_open)
+    {
+      se->check = enc_learner_open (se->tocode, &host);
+      se->check_open = true;
+      if (se->check != (iconv_t) -1 && host != se->ahead_host)
+        {
+          iconv_close (se->check);
+          se->check = (iconv_t) -1;
+        }
+    }
+  return se->check;
+}
+
 void
 shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
                  uint8_t const *out, size_t len, int err)
@@ -258,10 +359,14 @@ shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
   else if (err != 0)
     ok = len == 0 && bytes == 0 && flen == 0;
   else if (bytes == 1 && flen == 0)
-    /* One byte, after SI where the state was the other.  */
-    ok = (se->shifted ? len == se->si_len + 1
-          && memcmp (out, se->si, se->si_len) == 0 && out[se->si_len] == one[0]
-          : len == 1 && out[0] == one[0]);
+    /* One byte, after SI where the state was the other (and then, SO
+       and SI learned, from the other state too).  */
+    ok = ((se->shifted ? len == se->si_len + 1
+           && memcmp (out, se->si, se->si_len) == 0
+           && out[se->si_len] == one[0]
+           : len == 1 && out[0] == one[0])
+          && (!se->learned || se->shifted
+              || other_state (se, probe, false, c, one, 1)));
   else if (se->so_len != 0 && bytes == se->so_len + 2
            && memcmp (one, se->so, se->so_len) == 0 && flen == se->si_len
            && memcmp (fl, se->si, flen) == 0)
@@ -307,6 +412,7 @@ learn_each (struct shift_enc *se, ucs4_t const *want, size_t n,
       uint8_t in[8], buf[4 * MAX_ENCODED];
       uint8_t const *out = buf;
       size_t used, bytes, w;
+      bool before = shifted;
       int err;
       enc_learner_unit (se->ahead_host, want[k], in);
       enc_learner_unit (se->ahead_host, want[k], in + 4);
@@ -334,6 +440,11 @@ learn_each (struct shift_enc *se, ucs4_t const *want, size_t n,
       memcpy (got[k], out, 1 + w);
       len[k] = (uint8_t) (1 + w);
       shifted = w;
+      /* Shown in one state only: in the other too, SO and SI learned.  */
+      if (se->learned && w == before
+          && !other_state (se, check_of (se), se->ahead_host, want[k],
+                           got[k], 1 + w))
+        break;
     }
   if (k == n && headed)
     {
@@ -387,6 +498,8 @@ shift_enc_free (struct shift_enc *se)
     return;
   if (se->ahead_open && se->ahead != (iconv_t) -1)
     iconv_close (se->ahead);
+  if (se->check_open && se->check != (iconv_t) -1)
+    iconv_close (se->check);
   enc_memo_free (&se->known);
   free (se);
 }
