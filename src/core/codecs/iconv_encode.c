@@ -93,7 +93,7 @@ encode_learn (struct bridge const *b, struct handle *h, ucs4_t c,
       /* The state C showed may be a shift (ISO-2022-JP's ESC $ B, of a
          charset whose decoder the memo serves): the encoder, before C
          in the state its memo had kept, may learn its shifts from C.  */
-      if (!b->exact)
+      if (!b->exact && !h->senc)
         h->senc = shift_enc_learning (b->to_name);
     }
   if (h->senc)
@@ -171,7 +171,7 @@ encode_run (struct handle *h, ucs4_t const *cp, size_t *i, size_t n,
   uint8_t le[4 * RUN_MAX];
   ICONV_CONST char *ip;
   char *op = (char *) out + *o;
-  size_t run = 0, k, il, ol = cap - *o, taken, r;
+  size_t run, k, il, ol = cap - *o, taken, r;
   int err;
 
   run = scalar_run (cp + *i, h->host || n - *i < RUN_MAX ? n - *i : RUN_MAX);

@@ -55,12 +55,11 @@
    glibc's ISO-2022-JP-2 writes a character in the set it is in when
    that set holds it, as JIS X 0212 holds the tilde; the characters of
    one byte learned before SO and SI are learned again).  Such a
-   sequence invokes the set it
-   designates, so it is written the same wherever the state changes; a
-   designation to G1 followed by SO is not learned, since it is not
-   written again while it holds (ISO-2022-CN's ESC $ ) A), nor is any
-   character written with another sequence (ISO-2022-JP's ¥ after
-   ESC ( J), which ends the learning.  */
+   sequence invokes the set it designates, so it is written the same
+   wherever the state changes; a designation to G1 followed by SO is not
+   learned, since it is not written again while it holds (ISO-2022-CN's
+   ESC $ ) A), nor is any character written with another sequence
+   (ISO-2022-JP's ¥ after ESC ( J), which ends the learning.  */
 
 struct shift_enc *
 shift_enc_learning (char const *tocode)
@@ -128,7 +127,6 @@ learn_shifts (struct shift_enc *se, uint8_t const *one, size_t bytes,
   enc_memo_free (&se->known);
 }
 
-
 /* Keep in SE, the first time, what CD writes when flushed from its
    initial state: what an encoder of the charset writes once before its
    first character after it (ISO-2022-KR's ESC $ ) C), none for most.  */
@@ -174,6 +172,7 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
   while (k < n && w < end)
     {
       uint64_t v;
+      unsigned int len;
       ucs4_t c = cp[k];
       if (c < 0x80 && (ascii[c >> 6] >> (c & 63) & 1) && !shifted
           && se->head_out)
@@ -186,7 +185,7 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
           continue;
         }
       v = enc_memo_get (&se->known, c);
-      unsigned int len = (unsigned int) (v & 0xF);
+      len = (unsigned int) (v & 0xF);
       if (v == 0 || len == ENC_NONE)
         {
           none = v != 0;
