@@ -256,7 +256,7 @@ learn_ahead (uint8_t const *in, size_t n)
       enum err_kind kind;
       int r = 1;
       /* ASCII the memo writes as itself: known.  */
-      if (c < 0x80 && (ascii[c >> 6] >> (c & 63) & 1) && k > 0)
+      if (c < 0x80 && enc_memo_ascii (ascii, c) && k > 0)
         {
           i++;
           continue;
@@ -294,7 +294,7 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
         int r = 1;
         if (c < 0x80)
           {
-            if (ascii[c >> 6] >> (c & 63) & 1)
+            if (enc_memo_ascii (ascii, c))
               {
                 /* A run of ASCII that the memo writes as itself, up
                    to LIMIT + 1 bytes out; with every byte so, a
@@ -314,7 +314,7 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                       nl += c == 0x0A;
                     }
                   while (++i < end && (c = in[i]) < 0x80
-                         && (ascii[c >> 6] >> (c & 63) & 1));
+                         && enc_memo_ascii (ascii, c));
                 o = i + d;
                 continue;
               }

@@ -247,6 +247,14 @@ enc_memo_get (struct enc_memo const *m, ucs4_t c)
   return pg ? pg[c & 0xFF] : 0;
 }
 
+/* Whether the ASCII value C (below 0x80) has its bit in ASCII, an
+   enc_memo's ascii: the memo writes it as that byte alone.  */
+static inline bool
+enc_memo_ascii (uint64_t const ascii[2], ucs4_t c)
+{
+  return ascii[c >> 6] >> (c & 63) & 1;
+}
+
 /* Write the bytes of the known entry V to OUT; their number, or -1 for
    ENC_NONE.  */
 static inline int

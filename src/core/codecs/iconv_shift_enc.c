@@ -174,14 +174,14 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
       uint64_t v;
       unsigned int len;
       ucs4_t c = cp[k];
-      if (c < 0x80 && (ascii[c >> 6] >> (c & 63) & 1) && !shifted
+      if (c < 0x80 && enc_memo_ascii (ascii, c) && !shifted
           && se->head_out)
         {
           /* A run of ASCII written as itself in the initial state.  */
           do
             out[w++] = (uint8_t) c;
           while (++k < n && w < end && (c = cp[k]) < 0x80
-                 && (ascii[c >> 6] >> (c & 63) & 1));
+                 && enc_memo_ascii (ascii, c));
           continue;
         }
       v = enc_memo_get (&se->known, c);
