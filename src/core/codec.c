@@ -72,19 +72,6 @@ codec_count_chars (struct codec const *from, uint8_t const *in, size_t n)
 
   if (from->flags & CODEC_SINGLE_BYTE)
     return n;
-  if (from->flags & CODEC_WIDE_UNITS)
-    {
-      /* UTF-32: a unit a character.  UTF-16: every unit but the low
-         surrogate of a pair (the run is well-formed).  */
-      if (from->flags & CODEC_UNITS_32)
-        return n / 4;
-      for (i = 0; i + 1 < n; i += 2)
-        {
-          uint8_t hi = from->endian == ENDIAN_LITTLE ? in[i + 1] : in[i];
-          chars += (hi & 0xFC) != 0xDC;
-        }
-      return chars;
-    }
   /* UTF-8: every byte but the continuation bytes.  */
   for (i = 0; i < n; i++)
     chars += (in[i] & 0xC0) != 0x80;

@@ -331,8 +331,9 @@ void encoder_release (struct encoder *);
 /* The reason text for an error kind, as shown in diagnostics.  */
 char const *err_kind_text (enum err_kind);
 
-/* The number of characters in the well-formed input IN[0..N) of the
-   codec FROM, for the fast paths, which bypass the decoder.  */
+/* The number of characters in IN[0..N), well-formed in the codec FROM,
+   which is UTF-8 or single-byte: for the fast paths, which bypass the
+   decoder.  */
 uint64_t codec_count_chars (struct codec const *from, uint8_t const *in,
                             size_t n);
 

@@ -691,9 +691,13 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
   if (r->moji && used > 0)
     mojibake_passed (r->moji, in[pos + used - 1]);
   /* The fast path bypasses the decoder, which counts the characters
-     otherwise.  */
+     otherwise: on its side that is UTF-8 (a fast path that does not
+     read UTF-8 writes it), or in its single-byte input.  */
   if (r->cfg.report)
-    f->stats.chars += codec_count_chars (f->fast_reads, in + pos, used);
+    f->stats.chars += (f->fast_reads == &codec_utf8
+                       || (f->fast_reads->flags & CODEC_SINGLE_BYTE)
+                       ? codec_count_chars (f->fast_reads, in + pos, used)
+                       : codec_count_chars (&codec_utf8, dst, produced));
   f->at_break = convert && f->eol_fast == EOL_FAST_INPUT
     && pos + used == end && end < n;
   if (f->eol_fast == EOL_FAST_OUTPUT && convert)

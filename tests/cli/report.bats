@@ -346,3 +346,17 @@ utf8conv: report: d/closed: failed (Permission denied)
 utf8conv: report: d/open/g: converted, in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0
 utf8conv: report: total: 2 files (1 converted, 1 failed), in 2 B, out 2 B, 2 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 1 CR 0"
 }
+
+@test "report: the characters of an EBCDIC page and of GB2312 read through a fast path are counted once each, at any block size" {
+  # A fast path to UTF-8 counts the characters of its output: the input of
+  # an EBCDIC page has bytes that would be UTF-8 continuation bytes.
+  require_charset IBM500 GB2312
+  for i in $(seq 300); do printf '\201\202\203\301\302'; done >e.txt
+  for i in $(seq 300); do printf 'a\260\241\n'; done >g.txt
+  for bs in 1 3 4096 65536; do
+    run -0 --separate-stderr "$UTF8CONV" -f IBM500 --report --block-size=$bs -o out e.txt
+    assert_equal "${stderr_lines[0]}" "utf8conv: report: e.txt: converted, in 1500 B, out 1500 B, 1500 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0"
+    run -0 --separate-stderr "$UTF8CONV" -f GB2312 --report --block-size=$bs -o out g.txt
+    assert_equal "${stderr_lines[0]}" "utf8conv: report: g.txt: converted, in 1200 B, out 1500 B, 900 chars, 0 errors, BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 300 CR 0"
+  done
+}
