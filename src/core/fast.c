@@ -7,7 +7,8 @@
    (utf8_to_wide_checked).  The other paths check as they convert: the
    UTF-16 kernel stops before a lone surrogate, the single-byte ones
    before a byte or a character that has no counterpart, and they count
-   the newlines they convert.  */
+   the newlines they convert.  The iconv(3) bridge's paths read its
+   memos: from UTF-8 the encoders', to UTF-8 the decoder's own.  */
 
 #include <config.h>
 
@@ -492,6 +493,37 @@ make_single_byte_tables (struct codec const *c, bool decoding)
         return false;
     }
   return true;
+}
+
+/* A bridged charset to UTF-8, through the memo of its decoder
+   (iconv_memo.h), which that decoder keeps learning: each character the
+   memo knows is written as UTF-8, up to one it does not know (or a value
+   that UTF-8 cannot hold), which the state machine takes, as it does
+   everything while the decoder may not read with its memo alone.  */
+static struct decoder *from_dec;
+
+static size_t
+memo_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+              size_t *produced, uint64_t *newlines, struct codec_error *err)
+{
+  err->len = 0;
+  return iconv_bridge_decode_utf8 (from_dec, in, n, out, cap, produced,
+                                   newlines);
+}
+
+fast_fn *
+fast_select_decoder (struct decoder *d, struct codec const *to)
+{
+  if (!kernels || to != &codec_utf8 || !iconv_bridge_memo_lasts (d))
+    return NULL;
+  from_dec = d;
+  return memo_to_utf8;
+}
+
+bool
+fast_lasts (fast_fn *fast)
+{
+  return fast != memo_to_utf8 || iconv_bridge_memo_lasts (from_dec);
 }
 
 fast_fn *

@@ -37,6 +37,16 @@ typedef size_t fast_fn (uint8_t const *in, size_t n, uint8_t *out,
    kernels are off).  */
 fast_fn *fast_select (struct codec const *from, struct codec const *to);
 
+/* The fast path that reads with the state of the decoder D into TO,
+   for a codec that has none without it (the bridge's memo, iconv_memo.h:
+   to UTF-8), or NULL.  Until the next call, fast_lasts says whether it
+   may still be used with D.  */
+fast_fn *fast_select_decoder (struct decoder *d, struct codec const *to);
+
+/* Whether FAST, which fast_select or fast_select_decoder gave, may go on
+   being used for its file; once false, false for good.  */
+bool fast_lasts (fast_fn *fast);
+
 /* A fast_fn for input that starts right after an ill-formed sequence at
    which its last call on the same buffer stopped: the same results, but
    *RS carries from call to call what the validator had checked already

@@ -618,6 +618,8 @@ choose_fast (struct run *r, struct file *f, struct codec const *reads)
   f->reads = reads->flags & CODEC_WRAPPER ? NULL : reads;
   reads = f->fast_reads = f->reads ? reads : &codec_utf8;
   f->fast = fast_select (reads, r->cfg.to);
+  if (!f->fast && f->dec.codec == reads)
+    f->fast = fast_select_decoder (&f->dec, r->cfg.to);
   f->eol_fast = EOL_FAST_NONE;
   /* Mojibake repair sees every character that is not ASCII.  */
   if (r->moji && !(reads->flags & CODEC_ASCII_BYTES))
@@ -687,6 +689,8 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
           : end);
   used = f->fast (in + pos, stop - pos, dst, cap, &produced, &newlines,
                   err);
+  if (used == 0 && !fast_lasts (f->fast))
+    f->fast = NULL;
   decoder_ascii_passed (&f->dec, in + pos, used);
   if (r->moji && used > 0)
     mojibake_passed (r->moji, in[pos + used - 1]);

@@ -68,6 +68,37 @@ struct utf8_form
 
 extern struct utf8_form const utf8_form, cesu8_form, mutf8_form, wtf8_form;
 
+/* Write the UTF-8 form of C, a value up to U+10FFFF, to OUT (room for
+   4 bytes); its length.  (A surrogate gets its 3-byte form, as in
+   WTF-8.)  */
+static inline int
+utf8_put (ucs4_t c, uint8_t *out)
+{
+  if (c < 0x80)
+    {
+      out[0] = (uint8_t) c;
+      return 1;
+    }
+  if (c < 0x800)
+    {
+      out[0] = (uint8_t) (0xC0 | c >> 6);
+      out[1] = (uint8_t) (0x80 | (c & 0x3F));
+      return 2;
+    }
+  if (c < 0x10000)
+    {
+      out[0] = (uint8_t) (0xE0 | c >> 12);
+      out[1] = (uint8_t) (0x80 | (c >> 6 & 0x3F));
+      out[2] = (uint8_t) (0x80 | (c & 0x3F));
+      return 3;
+    }
+  out[0] = (uint8_t) (0xF0 | c >> 18);
+  out[1] = (uint8_t) (0x80 | (c >> 12 & 0x3F));
+  out[2] = (uint8_t) (0x80 | (c >> 6 & 0x3F));
+  out[3] = (uint8_t) (0x80 | (c & 0x3F));
+  return 4;
+}
+
 enum { UTF8_TOOFEW = 0 };
 
 /* Read the sequence at S[0..N) (N >= 1) in the form F, without the

@@ -753,3 +753,24 @@ Try 'utf8conv --list' for the list of encodings."
     fi
   done
 }
+
+@test "decoders of SO and SI to UTF-8 (the memo's fast path across shifts): text, and a strict stop inside SO, as iconv(1) gives them, at every block size" {
+  require_charset IBM937 IBM933 ISO-2022-KR
+  local spec lang enc bs pos sizes='65536 1 7'
+  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 7 100'
+  for spec in zh_TW:IBM937 ko:IBM933 ko:ISO-2022-KR; do
+    lang=${spec%%:*} enc=${spec#*:}
+    memo_text "$lang" "$enc"
+    { cat text; printf '\016\377\377\017'; cat text; } >bad
+    iconv -f "$enc" -t UTF-8 text >want
+    run -1 --separate-stderr iconv -f "$enc" -t UTF-8 -o want.bad bad
+    pos=${stderr##* }
+    for bs in $sizes; do
+      "$UTF8CONV" -f "$enc" --block-size="$bs" -o out text
+      cmp out want || fail "$lang in $enc, block size $bs"
+      run -1 --separate-stderr "$UTF8CONV" -f "$enc" --block-size="$bs" -o out bad
+      [[ $stderr == "utf8conv: bad:"*": byte $pos: invalid $enc: FF (invalid byte)" ]] || fail "$enc, block size $bs: $stderr"
+      cmp out want.bad || fail "$lang in $enc, block size $bs: strict output"
+    done
+  done
+}

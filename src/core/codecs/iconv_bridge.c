@@ -412,6 +412,46 @@ decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
     }
 }
 
+static decode_fn bridge_decode;
+
+bool
+iconv_bridge_memo_lasts (struct decoder const *d)
+{
+  struct handle const *h = d->impl;
+  return d->codec->decode == bridge_decode && h->memo_on && !h->hold;
+}
+
+size_t
+iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in, size_t n,
+                          uint8_t *out, size_t cap, size_t *produced,
+                          uint64_t *newlines)
+{
+  struct handle *h = d->impl;
+  size_t done, last;
+  bool gave = true;
+  *produced = 0;
+  *newlines = 0;
+  /* decode_known's conditions and steps, for a decoder without a hold
+     table.  */
+  if (!iconv_bridge_memo_lasts (d) || h->shift.limbo || d->carry_len > 0
+      || (h->prefix > 0 && !h->shift.on) || h->blame_next || n == 0)
+    return 0;
+  if (h->shift.on)
+    {
+      done = shift_decode_utf8 (&h->shift, &h->memo, h->cd, h->charset, in,
+                                n, out, cap, produced, newlines,
+                                &h->prefix, &gave, &last);
+      if (!h->shift.on)
+        memo_stop (h);
+    }
+  else
+    done = memo_decode_utf8 (&h->memo, in, n, out, cap, produced, newlines,
+                             &last);
+  if (done > 0)
+    note_consumed (h, in + last, done - last, gave);
+  return done;
+}
+
 /* Decode a run of units of IN[*I..N) into P, if H converts runs, from
    where no character is begun (iconv_units.c); move *I past it.  */
 static void

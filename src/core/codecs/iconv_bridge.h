@@ -26,6 +26,22 @@ struct enc_memo;
    encoders never use one.  */
 struct enc_memo *iconv_bridge_enc_memo (struct codec const *c);
 
+/* Whether D is a bridged decoder that reads with its memo what the
+   memo knows, and may go on doing so (its state, if any, is followed
+   across shifts, and it holds no letters back); false for good once it
+   has not.  */
+bool iconv_bridge_memo_lasts (struct decoder const *d);
+
+/* For fast.c's path to UTF-8: decode a prefix of IN[0..N) with the
+   memo of the bridged decoder D (and across shifts, iconv_shift.c), as
+   its decode function would, into UTF-8 in OUT[0..CAP), up to what the
+   memo does not know.  Returns the bytes used; sets *PRODUCED to the
+   bytes written and *NEWLINES to the U+000A decoded.  0 (and nothing
+   written) while D may not read with its memo, as with bytes carried.  */
+size_t iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in,
+                                 size_t n, uint8_t *out, size_t cap,
+                                 size_t *produced, uint64_t *newlines);
+
 /* Whether iconv(3) opens a conversion from FROMCODE to TOCODE.  */
 bool iconv_bridge_opens (char const *tocode, char const *fromcode);
 

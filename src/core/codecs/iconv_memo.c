@@ -76,6 +76,8 @@
 
 #include "xalloc.h"
 
+#include "unicode/utf8.h"
+
 enum
 {
   /* The most nodes of a memo, 1 KiB each: enough for the characters of
@@ -314,6 +316,16 @@ memo_leave (struct memo *m, uint8_t const *s, size_t len)
     *e = MEMO_LEFT;
 }
 
+/* The entry E of the character S[0..LEN) is to say C: count in M's
+   ascii_same an ASCII byte that this makes decode to itself.  */
+static void
+note_same (struct memo *m, uint8_t const *s, size_t len, uint32_t e,
+           ucs4_t c)
+{
+  m->ascii_same += (len == 1 && s[0] < 0x80 && c == s[0]
+                    && e != (MEMO_CHAR | c));
+}
+
 bool
 memo_put (struct memo *m, uint8_t const *s, size_t len, ucs4_t c)
 {
@@ -326,6 +338,7 @@ memo_put (struct memo *m, uint8_t const *s, size_t len, ucs4_t c)
     return !clash;
   if (*e != 0 && *e != (MEMO_SEEN | c) && *e != (MEMO_CHAR | c))
     return false;
+  note_same (m, s, len, *e, c);
   *e = MEMO_CHAR | c;
   return true;
 }
@@ -336,7 +349,10 @@ memo_trust (struct memo *m, uint8_t const *s, size_t len)
   bool clash;
   uint32_t *e = entry_of (m, s, len, false, &clash);
   if (e && (*e & MEMO_SEEN))
-    *e = MEMO_CHAR | (*e & MEMO_VALUE);
+    {
+      note_same (m, s, len, *e, *e & MEMO_VALUE);
+      *e = MEMO_CHAR | (*e & MEMO_VALUE);
+    }
 }
 
 /* The entries of M for the bytes after the beginning S[0..LEN), or NULL
@@ -486,12 +502,73 @@ memo_decode (struct memo const *m, struct decoder *d, uint8_t const *in,
   return i;
 }
 
+size_t
+memo_decode_utf8 (struct memo const *m, uint8_t const *in, size_t n,
+                  uint8_t *out, size_t cap, size_t *produced,
+                  uint64_t *newlines, size_t *last)
+{
+  uint32_t const *node = m->node;
+  size_t i = 0, o = 0, start = 0;
+  uint64_t nl = 0;
+  /* Room for 4 bytes while O is at most LIMIT.  */
+  size_t limit = cap >= 4 ? cap - 4 : 0;
+  bool all_ascii = m->ascii_same == 0x80;
+
+  if (m->nodes > 0 && cap >= 4)
+    while (i < n && o <= limit)
+      {
+        uint8_t b = in[i];
+        uint32_t e = node[b];
+        size_t k = 1;
+        ucs4_t c;
+        if (e == (MEMO_CHAR | b) && b < 0x80)
+          {
+            /* A run of ASCII that decodes to itself; with every such
+               byte so, a tighter loop.  */
+            size_t room = limit + 1 - o, d = o - i;
+            size_t end = n - i < room ? n : i + room;
+            if (all_ascii)
+              do
+                {
+                  out[i + d] = b;
+                  nl += b == 0x0A;
+                }
+              while (++i < end && (b = in[i]) < 0x80);
+            else
+              i += memo_ascii_run (node, in + i, end - i, out + o, &nl);
+            start = i - 1;
+            o = i + d;
+            continue;
+          }
+        while (e & MEMO_CHILD)
+          {
+            if (i + k == n)
+              goto out;
+            e = node[256 * (e & MEMO_INDEX) + in[i + k]];
+            k++;
+          }
+        c = e & MEMO_VALUE;
+        if (!(e & MEMO_CHAR) || (0xD800 <= c && c < 0xE000))
+          break;
+        o += (size_t) utf8_put (c, out + o);
+        nl += c == 0x0A;
+        start = i;
+        i += k;
+      }
+ out:
+  *last = start;
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
+
 void
 memo_free (struct memo *m)
 {
   free (m->node);
   m->node = NULL;
   m->nodes = m->alloc = 0;
+  m->ascii_same = 0;
 }
 
 /* Note in M's `ascii' whether the entry V of C is C's byte alone.  */

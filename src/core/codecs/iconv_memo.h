@@ -128,6 +128,8 @@ struct memo
   uint32_t *node;               /* NODES * 256 entries; the root first.  */
   size_t nodes;
   size_t alloc;                 /* Nodes allocated.  */
+  unsigned int ascii_same;      /* How many of the bytes 00..7F it knows
+                                   to decode to themselves (128: all).  */
 };
 
 /* What memo_note found.  */
@@ -177,6 +179,34 @@ void memo_learn_around (struct memo *m, iconv_t probe,
 
 /* Let memo_decode use the character S[0..LEN), seen once before.  */
 void memo_trust (struct memo *m, uint8_t const *s, size_t len);
+
+/* Copy to OUT the run of ASCII at IN[0..N) (N >= 1) that the memo
+   node NODE reads as itself, IN[0] being such a byte, and add its
+   newlines to *NL; its length.  */
+static inline size_t
+memo_ascii_run (uint32_t const *node, uint8_t const *in, size_t n,
+                uint8_t *out, uint64_t *nl)
+{
+  size_t i = 0;
+  uint64_t newlines = 0;
+  uint8_t b = in[0];
+  do
+    {
+      out[i] = b;
+      newlines += b == 0x0A;
+    }
+  while (++i < n && (b = in[i]) < 0x80 && node[b] == (MEMO_CHAR | b));
+  *nl += newlines;
+  return i;
+}
+
+/* As memo_decode, but into UTF-8 in OUT[0..CAP), for fast.c's path:
+   sets *PRODUCED to the bytes written and *NEWLINES to the U+000A
+   decoded, and stops also before a value UTF-8 cannot hold, or where
+   fewer than 4 bytes of room would be left.  */
+size_t memo_decode_utf8 (struct memo const *m, uint8_t const *in, size_t n,
+                         uint8_t *out, size_t cap, size_t *produced,
+                         uint64_t *newlines, size_t *last);
 
 /* Decode IN[0..N), which is at offset REL in the buffer, by M alone,
    into P, and count newlines in D, up to the first bytes M does not

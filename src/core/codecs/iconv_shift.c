@@ -98,6 +98,8 @@
 
 #include "xalloc.h"
 
+#include "unicode/utf8.h"
+
 enum
 {
   /* Enough for SO, SI, the wide sentinel and every single byte.  */
@@ -719,57 +721,101 @@ learn_ahead (struct shift_track *t, struct memo *m,
   return count > 0;
 }
 
-size_t
-shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
-              struct memo_charset const *cs, struct decoder *d,
-              uint8_t const *in, size_t n, int64_t rel, struct pivot *p,
-              size_t room, int64_t *prefix, bool *gave, size_t *last)
+/* The shift that IN[0..N) starts with, its first byte being SO's or
+   SI's of CS (SEQS: either is longer): 1 for SO, 2 for SI, with its
+   length in *SL; <= 0, as the bridge would take it alone without a
+   value, when cut short or another sequence.  */
+static inline int
+shift_here (struct memo_charset const *cs, bool seqs, uint8_t const *in,
+            size_t n, size_t *sl)
 {
-  /* The root of a memo that knows nothing.  */
-  static uint32_t const none[256];
+  int w = in[0] == cs->so ? 1 : 2;
+  *sl = 1;
+  if (seqs && (w = shift_at (cs, in, n)) > 0)
+    *sl = w == 1 ? cs->so_len : cs->si_len;
+  return w;
+}
+
+static inline size_t
+min_size (size_t a, size_t b)
+{
+  return a < b ? a : b;
+}
+
+/* Where shift_run puts the values: to P (its length in LEN), with room
+   for ROOM values after any, at REL in the buffer; or as UTF-8 to
+   OUT[0..CAP) (its length in PRODUCED).  */
+struct shift_sink
+{
+  struct pivot *p;
+  size_t len;
+  size_t room;
+  int64_t rel;
+  uint8_t *out;
+  size_t cap;
+  size_t produced;
+  uint64_t newlines;
+};
+
+/* The root of a memo that knows nothing.  */
+static uint32_t const none[256];
+
+/* shift_decode, into the pivot of S, or (UTF8) into its UTF-8.  */
+static inline __attribute__ ((always_inline)) size_t
+shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
+           struct memo_charset const *cs, uint8_t const *in, size_t n,
+           struct shift_sink *s, bool utf8, int64_t *prefix, bool *gave,
+           size_t *last)
+{
   uint32_t const *node[2], *nd;
   struct memo *mem[2];
-  ucs4_t *cp = p->cp;
-  int64_t *off = p->off, pre = *prefix;
-  uint8_t *nb = p->n, so = cs->so, si = cs->si;
-  size_t i = 0, len = p->len, start = 0;
+  ucs4_t *cp = utf8 ? NULL : s->p->cp;
+  int64_t *off = utf8 ? NULL : s->p->off, pre = *prefix;
+  uint8_t *nb = utf8 ? NULL : s->p->n;
+  size_t i = 0, len = s->len, o = s->produced, start = 0, asked = SIZE_MAX;
   /* As the bridge: no value once less than ROOM is left after any.  */
-  size_t max = p->cap >= room ? p->cap - room : 0;
+  size_t max = (utf8 ? (s->cap >= 4 ? s->cap - 4 : 0)
+                : s->p->cap >= s->room ? s->p->cap - s->room : 0);
   uint64_t newlines = 0;
   bool shifted = t->shifted, any = false;
   bool seqs = cs->so_len > 1 || cs->si_len > 1;
-  size_t asked = SIZE_MAX;
-
+  if (utf8 && s->cap < 4)
+    n = 0;
   mem[shifted] = m;
   mem[!shifted] = &t->other;
  nodes:
   node[0] = mem[0]->nodes ? mem[0]->node : none;
   node[1] = mem[1]->nodes ? mem[1]->node : none;
   nd = node[shifted];
-  while (i < n && len <= max)
+  while (i < n && (utf8 ? o <= max : len <= max))
     {
       uint32_t e = nd[in[i]];
       size_t k = 1;
       ucs4_t c;
       /* SO and SI are never known to a memo: iconv() consumes them
          alone, without a value.  */
-      if (e == 0 && (in[i] == so || in[i] == si))
+      if (e == 0 && (in[i] == cs->so || in[i] == cs->si))
         {
-          /* As the bridge: a shift alone, without a value (cut short,
-             or another sequence: the bridge's).  */
-          int w = in[i] == so ? 1 : 2;
-          size_t sl = 1;
-          if (seqs)
-            {
-              w = shift_at (cs, in + i, n - i);
-              if (w <= 0)
-                break;
-              sl = w == 1 ? cs->so_len : cs->si_len;
-            }
+          size_t sl;
+          int w = shift_here (cs, seqs, in + i, n - i, &sl);
+          if (w <= 0)
+            break;
           shifted = w == 1;
           nd = node[shifted];
           pre += (int64_t) sl;
           i += sl;
+          continue;
+        }
+      if (utf8 && e == (MEMO_CHAR | in[i]) && in[i] < 0x80)
+        {
+          /* A run of ASCII that decodes to itself.  */
+          size_t run = min_size (n - i, max + 1 - o);
+          run = memo_ascii_run (nd, in + i, run, s->out + o, &newlines);
+          i += run;
+          o += run;
+          pre = 0;
+          any = true;
+          start = i - 1;
           continue;
         }
       while (e & MEMO_CHILD)
@@ -788,13 +834,19 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
           asked = i;
           goto nodes;
         }
-      /* STEP_PUSH, with the shifts before the value as the bridge's
-         prefix.  */
       c = e & MEMO_VALUE;
-      cp[len] = c;
-      off[len] = rel + (int64_t) i - pre;
-      nb[len] = (uint8_t) (k + (size_t) pre);
-      len++;
+      if (utf8 && 0xD800 <= c && c < 0xE000)
+        break;                  /* Left to the state machine.  */
+      if (utf8)
+        o += (size_t) utf8_put (c, s->out + o);
+      else
+        {
+          /* STEP_PUSH, with the shifts before the value as the
+             bridge's prefix.  */
+          cp[len] = c;
+          off[len] = s->rel + (int64_t) i - pre;
+          nb[len++] = (uint8_t) (k + (size_t) pre);
+        }
       newlines += c == 0x0A;
       pre = 0;
       any = true;
@@ -809,7 +861,35 @@ shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
   *last = start;
   *gave = any;
   *prefix = pre;
-  p->len = len;
-  d->newlines += newlines;
+  s->len = len;
+  s->produced = o;
+  s->newlines = newlines;
+  return i;
+}
+
+size_t
+shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
+              struct memo_charset const *cs, struct decoder *d,
+              uint8_t const *in, size_t n, int64_t rel, struct pivot *p,
+              size_t room, int64_t *prefix, bool *gave, size_t *last)
+{
+  struct shift_sink s = { p, p->len, room, rel, NULL, 0, 0, 0 };
+  size_t i = shift_run (t, m, cd, cs, in, n, &s, false, prefix, gave, last);
+  p->len = s.len;
+  d->newlines += s.newlines;
+  return i;
+}
+
+size_t
+shift_decode_utf8 (struct shift_track *t, struct memo *m, iconv_t cd,
+                   struct memo_charset const *cs, uint8_t const *in,
+                   size_t n, uint8_t *out, size_t cap, size_t *produced,
+                   uint64_t *newlines, int64_t *prefix, bool *gave,
+                   size_t *last)
+{
+  struct shift_sink s = { NULL, 0, 0, 0, out, cap, 0, 0 };
+  size_t i = shift_run (t, m, cd, cs, in, n, &s, true, prefix, gave, last);
+  *produced = s.produced;
+  *newlines = s.newlines;
   return i;
 }

@@ -99,6 +99,16 @@ size_t shift_decode (struct shift_track *t, struct memo *m, iconv_t cd,
                      struct pivot *p, size_t room, int64_t *prefix,
                      bool *gave, size_t *last);
 
+/* shift_decode into UTF-8 in OUT[0..CAP), for fast.c's path: sets
+   *PRODUCED to the bytes written and *NEWLINES to the U+000A decoded,
+   and stops also before a value UTF-8 cannot hold, or where fewer than
+   4 bytes of room would be left.  */
+size_t shift_decode_utf8 (struct shift_track *t, struct memo *m, iconv_t cd,
+                          struct memo_charset const *cs, uint8_t const *in,
+                          size_t n, uint8_t *out, size_t cap,
+                          size_t *produced, uint64_t *newlines,
+                          int64_t *prefix, bool *gave, size_t *last);
+
 /* An encoder to a charset of SO and SI (bytes or escape sequences),
    which follows the shifts it writes: what iconv(3) encodes each
    character to in the state it leads to (one byte: the initial state;
