@@ -514,7 +514,7 @@ memo_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
 fast_fn *
 fast_select_decoder (struct decoder *d, struct codec const *to)
 {
-  if (!kernels || to != &codec_utf8 || !iconv_bridge_memo_lasts (d))
+  if (!kernels || to != &codec_utf8 || !iconv_bridge_fast_lasts (d))
     return NULL;
   from_dec = d;
   return memo_to_utf8;
@@ -523,7 +523,7 @@ fast_select_decoder (struct decoder *d, struct codec const *to)
 bool
 fast_lasts (fast_fn *fast)
 {
-  return fast != memo_to_utf8 || iconv_bridge_memo_lasts (from_dec);
+  return fast != memo_to_utf8 || iconv_bridge_fast_lasts (from_dec);
 }
 
 fast_fn *

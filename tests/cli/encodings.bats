@@ -774,3 +774,23 @@ Try 'utf8conv --list' for the list of encodings."
     done
   done
 }
+
+@test "UTF-7 to UTF-8 takes runs of iconv(3) calls: text, and glibc's lone surrogate after it, as a byte at a time gives them, at every block size" {
+  require_charset UTF-7
+  local bs size sizes='65536 1 7'
+  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 7 100 4096'
+  memo_text ja UTF-7
+  size=$(stat -c %s text)
+  # `+xxf' is U+C717; glibc rejects the lone surrogate that `fx...'
+  # makes: given a byte at a time, it blames each byte after the `f'
+  # (tests/README, "Decided findings").
+  { cat text; printf '+xxffxxxxxxxx-ab\n'; } >bad
+  { cat text.u8; printf '\354\234\227'; for i in $(seq 11); do printf '\357\277\275'; done; } >want
+  for bs in $sizes; do
+    "$UTF8CONV" -f UTF-7 --block-size="$bs" -o out text
+    cmp out text.u8 || fail "block size $bs"
+    run -0 --separate-stderr "$UTF8CONV" -f UTF-7 --block-size="$bs" -e replace -o out bad
+    assert_equal "$stderr" "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $((size + 6)): invalid UTF-7: 78 (invalid byte); 11 errors replaced in this file"
+    cmp out want || fail "block size $bs: replace"
+  done
+}

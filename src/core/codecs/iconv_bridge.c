@@ -53,6 +53,12 @@
 
    - Runs.  The Unicode forms of fixed code units (UCS-2, UCS-4, ...)
      are converted a run per call (iconv_units.c says why that is exact).
+     So is UTF-7 on fast.c's path to UTF-8 (decode_run_utf8): glibc
+     reads it a byte at a time, and a run stops before an illegal byte
+     in the state one call a byte leaves there, from which the decoder
+     goes on one call a byte (the split-dependent answers of glibc's
+     UTF-7, tests/README's "Decided findings", come only from calling
+     it again with what follows an error).
 
    - The memo (iconv_memo.c, which says how the bridge uses it and why
      that is exact): a stateless decoder keeps the characters one call
@@ -99,6 +105,7 @@
 #include "iconv_table.h"
 #include "iconv_units.h"
 #include "step.h"
+#include "unicode/utf8.h"
 
 static struct bridge *bridges;
 
@@ -414,11 +421,85 @@ decode_known (struct decoder *d, struct handle *h, uint8_t const *in,
 
 static decode_fn bridge_decode;
 
-bool
-iconv_bridge_memo_lasts (struct decoder const *d)
+static size_t
+min_size (size_t a, size_t b)
+{
+  return a < b ? a : b;
+}
+
+/* Whether the bridged decoder D converts runs to UTF-8 for fast.c's
+   path: a Unicode form without fixed units (UTF-7), which keeps a state
+   but holds no character back for a flush to give, and has no memo.  */
+static bool
+runs_to_utf8 (struct decoder const *d)
 {
   struct handle const *h = d->impl;
-  return d->codec->decode == bridge_decode && h->memo_on && !h->hold;
+  return ((d->codec->flags & (CODEC_UNICODE | CODEC_WIDE_UNITS))
+          == CODEC_UNICODE && h->unit == 0);
+}
+
+bool
+iconv_bridge_fast_lasts (struct decoder const *d)
+{
+  struct handle const *h = d->impl;
+  return (d->codec->decode == bridge_decode
+          && (runs_to_utf8 (d) || (h->memo_on && !h->hold)));
+}
+
+/* iconv_bridge_decode_utf8 for a decoder that runs_to_utf8: iconv()
+   converts IN[0..N) a run per call, which stops before an illegal byte
+   (EILSEQ) or an incomplete character at the end (EINVAL), from the
+   state where one call a byte would be there: the state machine takes
+   it then, one call a byte.  Where the values came from is not known,
+   so the bytes after the last one are not counted as the next one's;
+   its offset only matters to an encoder that cannot hold it, and UTF-8
+   holds every value iconv() gives as UTF-32LE.  */
+static size_t
+decode_run_utf8 (struct decoder *d, struct handle *h, uint8_t const *in,
+                 size_t n, uint8_t *out, size_t cap, size_t *produced,
+                 uint64_t *newlines)
+{
+  uint8_t values[4 * 4096];
+  size_t i = 0, o = 0;
+  uint64_t nl = 0;
+  bool gave = false;
+  if (d->carry_len > 0 || h->blame_next)
+    return 0;
+  /* UTF-7 gives at most a value a byte, of up to 4 bytes both in UTF-32
+     and in UTF-8: a run is cut to fit, so that iconv() never runs out of
+     room (glibc then converts the run again up to where it stopped).  */
+  while (i < n && cap - o >= 4 * BRIDGE_MAX_VALUES)
+    {
+      size_t run = min_size (min_size (n - i, sizeof values / 4),
+                             (cap - o) / 4);
+      size_t used, bytes, k;
+      int err;
+      bytes = bridge_convert (h->cd, in + i, run, values, sizeof values,
+                              &used, &err);
+      for (k = 0; k < bytes; k += 4)
+        {
+          ucs4_t c = get32le (values + k);
+          o += (size_t) utf8_put (c, out + o);
+          nl += c == 0x0A;
+        }
+      i += used;
+      gave = gave || bytes > 0;
+      if (err != 0 || used < run)
+        break;
+    }
+  if (gave)
+    {
+      h->prefix = 0;
+      note_consumed (h, in + i - 1, 1, true);
+    }
+  else if (i > 0)
+    {
+      h->prefix += (int64_t) i;
+      note_consumed (h, in, i, false);
+    }
+  *produced = o;
+  *newlines = nl;
+  return i;
 }
 
 size_t
@@ -431,9 +512,12 @@ iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in, size_t n,
   bool gave = true;
   *produced = 0;
   *newlines = 0;
+  if (runs_to_utf8 (d))
+    return n > 0 ? decode_run_utf8 (d, h, in, n, out, cap, produced,
+                                    newlines) : 0;
   /* decode_known's conditions and steps, for a decoder without a hold
      table.  */
-  if (!iconv_bridge_memo_lasts (d) || h->shift.limbo || d->carry_len > 0
+  if (!iconv_bridge_fast_lasts (d) || h->shift.limbo || d->carry_len > 0
       || (h->prefix > 0 && !h->shift.on) || h->blame_next || n == 0)
     return 0;
   if (h->shift.on)

@@ -26,16 +26,18 @@ struct enc_memo;
    encoders never use one.  */
 struct enc_memo *iconv_bridge_enc_memo (struct codec const *c);
 
-/* Whether D is a bridged decoder that reads with its memo what the
-   memo knows, and may go on doing so (its state, if any, is followed
-   across shifts, and it holds no letters back); false for good once it
-   has not.  */
-bool iconv_bridge_memo_lasts (struct decoder const *d);
+/* Whether D is a bridged decoder for which iconv_bridge_decode_utf8
+   may go on converting: one that reads with its memo what the memo
+   knows (its state, if any, followed across shifts), and holds no
+   letters back; or one of UTF-7, which converts runs.  False for good
+   once it has been.  */
+bool iconv_bridge_fast_lasts (struct decoder const *d);
 
 /* For fast.c's path to UTF-8: decode a prefix of IN[0..N) with the
    memo of the bridged decoder D (and across shifts, iconv_shift.c), as
    its decode function would, into UTF-8 in OUT[0..CAP), up to what the
-   memo does not know.  Returns the bytes used; sets *PRODUCED to the
+   memo does not know; or, for UTF-7, with iconv(3) a run per call, up
+   to an error.  Returns the bytes used; sets *PRODUCED to the
    bytes written and *NEWLINES to the U+000A decoded.  0 (and nothing
    written) while D may not read with its memo, as with bytes carried.  */
 size_t iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in,
