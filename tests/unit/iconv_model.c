@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "simd/kernels.h"
+
 #ifndef ICONV_CONST
 # define ICONV_CONST
 #endif
@@ -306,6 +308,20 @@ void
 iconv_model_take_runs (struct run *(*get) (struct run_config const *, int))
 {
   take_run = get;
+}
+
+void
+iconv_model_fast_paths (bool on)
+{
+  static struct kernels const *chosen;
+  static bool selected;
+  if (!selected)
+    {
+      kernels_select ();
+      chosen = kernels;
+      selected = true;
+    }
+  kernels = on ? chosen : NULL;
 }
 
 enum file_result

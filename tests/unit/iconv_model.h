@@ -26,6 +26,7 @@
 #ifndef UTF8CONV_TESTS_ICONV_MODEL_H
 #define UTF8CONV_TESTS_ICONV_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,12 @@ void iconv_model_take_runs (struct run *(*get) (struct run_config const *,
 enum file_result iconv_model_run (char const *name, enum policy p,
                                   uint8_t const *in, size_t n,
                                   struct sb *out);
+
+/* Let the pipeline runs below take the fast paths (fast.c, with the
+   kernels of src/simd/ that utf8conv would choose here), as utf8conv
+   does, or not (the state machines alone: UTF8CONV_IMPL=reference);
+   not until called.  */
+void iconv_model_fast_paths (bool on);
 
 /* Convert IN[0..N) from the codec FROM to UTF-8 with the pipeline,
    under the policy P with the block size BS, into OUT (initialised

@@ -791,11 +791,13 @@ enc_memo_want (struct enc_memo const *m, ucs4_t const *cp, size_t n,
   for (j = 0; j < n && j < ENC_AHEAD && k < ENC_BATCH; j++)
     {
       ucs4_t c = cp[j];
-      uint64_t bit = (uint64_t) 1 << ((c * 0x9E3779B1u) >> 26);
+      uint64_t bit;
       size_t t = 0;
-      if ((0xD800 <= c && c < 0xE000) || 0x10FFFF < c
+      if ((c < 0x80 && enc_memo_ascii (m->ascii, c))
+          || (0xD800 <= c && c < 0xE000) || 0x10FFFF < c
           || enc_memo_get (m, c) != 0)
         continue;
+      bit = (uint64_t) 1 << ((c * 0x9E3779B1u) >> 26);
       if (seen & bit)
         while (t < k && want[t] != c)
           t++;
