@@ -93,34 +93,6 @@ image_of (uint32_t c)
   return -1;
 }
 
-static size_t
-put_utf8 (uint32_t c, uint8_t *out)
-{
-  if (c < 0x80)
-    {
-      out[0] = (uint8_t) c;
-      return 1;
-    }
-  if (c < 0x800)
-    {
-      out[0] = (uint8_t) (0xC0 | c >> 6);
-      out[1] = (uint8_t) (0x80 | (c & 0x3F));
-      return 2;
-    }
-  if (c < 0x10000)
-    {
-      out[0] = (uint8_t) (0xE0 | c >> 12);
-      out[1] = (uint8_t) (0x80 | (c >> 6 & 0x3F));
-      out[2] = (uint8_t) (0x80 | (c & 0x3F));
-      return 3;
-    }
-  out[0] = (uint8_t) (0xF0 | c >> 18);
-  out[1] = (uint8_t) (0x80 | (c >> 12 & 0x3F));
-  out[2] = (uint8_t) (0x80 | (c >> 6 & 0x3F));
-  out[3] = (uint8_t) (0x80 | (c & 0x3F));
-  return 4;
-}
-
 /* The character that CP1252 (or Latin-1, where CP1252 has none) reads
    the byte B as.  */
 static uint32_t
@@ -149,7 +121,7 @@ static bool
 put_damaged (uint32_t c, unsigned int level, uint8_t *out, size_t *len)
 {
   uint8_t a[4 * 3 * 3];
-  size_t n = put_utf8 (c, a), k;
+  size_t n = (size_t) utf8_put (c, a), k;
   bool sure = !ambiguous (a, n);
   unsigned int l;
   for (l = 0; l < level; l++)
@@ -159,7 +131,7 @@ put_damaged (uint32_t c, unsigned int level, uint8_t *out, size_t *len)
       for (k = 0; k < n; k++)
         {
           uint8_t one[4];
-          size_t w = put_utf8 (cp1252_char (a[k]), one);
+          size_t w = (size_t) utf8_put (cp1252_char (a[k]), one);
           if (l + 1 < level && a[k] >= 0x80)
             sure = sure && !ambiguous (one, w);
           memcpy (b + m, one, w);
@@ -236,9 +208,9 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
              only by chance; ASCII is never damaged.  */
           unsigned int level = how == 0 ? 0 : how == 1 ? 1
             : (k + 1 < n ? text[k + 1] : 0) % 3;
-          wlen += put_utf8 (text[k], want + wlen);
+          wlen += (size_t) utf8_put (text[k], want + wlen);
           if (level == 0 || text[k] < 0x80)
-            len += put_utf8 (text[k], in + len);
+            len += (size_t) utf8_put (text[k], in + len);
           else if (!put_damaged (text[k], level, in, &len))
             check = false;
         }
