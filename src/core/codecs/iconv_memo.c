@@ -473,15 +473,11 @@ memo_decode (struct memo const *m, struct decoder *d, uint8_t const *in,
   while (i < n && len <= max)
     {
       uint32_t e = node[in[i]];
-      size_t k = 1;
+      size_t k;
       ucs4_t c;
-      while (e & MEMO_CHILD)
-        {
-          if (i + k == n)
-            goto out;
-          e = node[256 * (e & MEMO_INDEX) + in[i + k]];
-          k++;
-        }
+      e = memo_walk (node, e, in + i, n - i, &k);
+      if (e & MEMO_CHILD)
+        goto out;
       if (!(e & MEMO_CHAR))
         break;
       /* STEP_PUSH, with the pivot's arrays and the newlines kept in
@@ -519,7 +515,7 @@ memo_decode_utf8 (struct memo const *m, uint8_t const *in, size_t n,
       {
         uint8_t b = in[i];
         uint32_t e = node[b];
-        size_t k = 1;
+        size_t k;
         ucs4_t c;
         if (e == (MEMO_CHAR | b) && b < 0x80)
           {
@@ -540,13 +536,9 @@ memo_decode_utf8 (struct memo const *m, uint8_t const *in, size_t n,
             o = i + d;
             continue;
           }
-        while (e & MEMO_CHILD)
-          {
-            if (i + k == n)
-              goto out;
-            e = node[256 * (e & MEMO_INDEX) + in[i + k]];
-            k++;
-          }
+        e = memo_walk (node, e, in + i, n - i, &k);
+        if (e & MEMO_CHILD)
+          goto out;
         c = e & MEMO_VALUE;
         if (!(e & MEMO_CHAR) || (0xD800 <= c && c < 0xE000))
           break;

@@ -180,6 +180,21 @@ void memo_learn_around (struct memo *m, iconv_t probe,
 /* Let memo_decode use the character S[0..LEN), seen once before.  */
 void memo_trust (struct memo *m, uint8_t const *s, size_t len);
 
+/* Follow the memo's nodes NODE from E, the root's entry of S[0], through
+   S[1..N): the entry of the character S starts with, and its length in
+   *K; an entry with MEMO_CHILD still set when S[0..N) is only its
+   beginning.  */
+static inline uint32_t
+memo_walk (uint32_t const *node, uint32_t e, uint8_t const *s, size_t n,
+           size_t *k)
+{
+  size_t j = 1;
+  while ((e & MEMO_CHILD) && j < n)
+    e = node[256 * (e & MEMO_INDEX) + s[j++]];
+  *k = j;
+  return e;
+}
+
 /* Copy to OUT the run of ASCII at IN[0..N) (N >= 1) that the memo
    node NODE reads as itself, IN[0] being such a byte, and add its
    newlines to *NL; its length.  */

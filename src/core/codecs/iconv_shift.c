@@ -790,7 +790,7 @@ shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
   while (i < n && (utf8 ? o <= max : len <= max))
     {
       uint32_t e = nd[in[i]];
-      size_t k = 1;
+      size_t k;
       ucs4_t c;
       /* SO and SI are never known to a memo: iconv() consumes them
          alone, without a value.  */
@@ -818,13 +818,9 @@ shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
           start = i - 1;
           continue;
         }
-      while (e & MEMO_CHILD)
-        {
-          if (i + k == n)
-            goto out;
-          e = nd[256 * (e & MEMO_INDEX) + in[i + k]];
-          k++;
-        }
+      e = memo_walk (nd, e, in + i, n - i, &k);
+      if (e & MEMO_CHILD)
+        goto out;
       if (!(e & MEMO_CHAR))
         {
           /* After SO, learn what follows from the probe, once here.  */
