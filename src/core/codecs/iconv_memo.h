@@ -164,6 +164,21 @@ void memo_leave (struct memo *m, uint8_t const *s, size_t len);
    at once; false when M knows those bytes otherwise.  */
 bool memo_put (struct memo *m, uint8_t const *s, size_t len, ucs4_t c);
 
+/* memo_put of a character of two bytes or more whose entry, found by a
+   walk down M's nodes, is M's node[AT]: no node to add, nor a run of
+   ASCII to count.  */
+static inline bool
+memo_put_entry (struct memo *m, size_t at, ucs4_t c)
+{
+  uint32_t e = m->node[at];
+  if (c > 0x10FFFF)
+    return true;
+  if (e != 0 && e != (MEMO_SEEN | c) && e != (MEMO_CHAR | c))
+    return false;
+  m->node[at] = MEMO_CHAR | c;
+  return true;
+}
+
 /* S[0..LEN), of two bytes or more, was just seen for the first time
    (memo_note said MEMO_FIRST), in a charset CS that suits the memo:
    learn, with PROBE, the characters of its length that differ from it

@@ -159,11 +159,26 @@ shift_at (struct memo_charset const *cs, uint8_t const *s, size_t n)
   return 0;
 }
 
-/* Whether CD, first put in its initial state when RESET, converts the
+/* The value at P of what an iconv_t to UCS-4 in the machine's order
+   (HOST) or to UTF-32LE wrote; for HOST, UINT32_MAX for what UTF-32LE
+   refuses (a surrogate, or beyond U+10FFFF).  */
+static inline ucs4_t
+value_at (bool host, uint8_t const *p)
+{
+  uint32_t v;
+  if (!host)
+    return get32le (p);
+  memcpy (&v, p, sizeof v);
+  return v <= 0x10FFFF && (v < 0xD800 || 0xDFFF < v) ? v : UINT32_MAX;
+}
+
+/* Whether CD (to UCS-4 in the machine's order when HOST, else to
+   UTF-32LE), first put in its initial state when RESET, converts the
    bytes of Q to its values exactly; with nothing to flush after when
    FLUSH.  */
 static bool
-gives (iconv_t cd, bool reset, struct seq const *q, bool flush)
+gives_as (iconv_t cd, bool host, bool reset, struct seq const *q,
+          bool flush)
 {
   uint8_t out[4 * SEQ_MAX + 4 * PIVOT_MIN_ROOM];
   size_t used, bytes, k;
@@ -175,7 +190,7 @@ gives (iconv_t cd, bool reset, struct seq const *q, bool flush)
   if (err != 0 || used != q->n || bytes != 4 * q->count)
     return false;
   for (k = 0; k < q->count; k++)
-    if (get32le (out + 4 * k) != q->cp[k])
+    if (value_at (host, out + 4 * k) != q->cp[k])
       return false;
   if (flush)
     {
@@ -185,6 +200,12 @@ gives (iconv_t cd, bool reset, struct seq const *q, bool flush)
       return ol == sizeof out;
     }
   return true;
+}
+
+static bool
+gives (iconv_t cd, bool reset, struct seq const *q, bool flush)
+{
+  return gives_as (cd, false, reset, q, flush);
 }
 
 /* What CD, from its initial state, does with the bytes S[0..N): the
@@ -352,7 +373,15 @@ swap_memos (struct shift_track *t, struct memo *m)
   t->shifted = !t->shifted;
 }
 
-static bool probe_ready (struct shift_track *t);
+static bool probe_ready (struct shift_track *t,
+                         struct memo_charset const *cs);
+
+/* gives, from its initial state, for T's probe.  */
+static bool
+probe_gives (struct shift_track const *t, struct seq const *q, bool flush)
+{
+  return gives_as (t->probe, t->probe_host, true, q, flush);
+}
 
 /* Whether the sequence S[0..USED), which the decoder of T consumed
    without a value in its initial state, changes nothing its memos know
@@ -366,19 +395,19 @@ changes_nothing (struct shift_track *t, struct memo_charset const *cs,
                  uint8_t const *s, size_t used)
 {
   struct seq q;
-  if (t->shifted || used > MAX_ERROR_BYTES || !probe_ready (t))
+  if (t->shifted || used > MAX_ERROR_BYTES || !probe_ready (t, cs))
     return false;
   q.n = q.count = 0;
   seq_add (&q, s, used, NULL, 0);
   seq_add (&q, cs->single, cs->nsingle, cs->single_cp, cs->nsingle);
-  if (!gives (t->probe, true, &q, true))
+  if (!probe_gives (t, &q, true))
     return false;
   q.n = q.count = 0;
   seq_add (&q, s, used, NULL, 0);
   seq_so (&q, cs);
   seq_add (&q, cs->wide, 2 * cs->wide_len, cs->wide_cp, cs->wide_len);
   seq_si (&q, cs);
-  return gives (t->probe, true, &q, true);
+  return probe_gives (t, &q, true);
 }
 
 /* Whether the probe of T, from its initial state, reads every single
@@ -389,12 +418,12 @@ singles_after (struct shift_track *t, struct memo_charset const *cs,
                uint8_t const *s, size_t used)
 {
   struct seq q;
-  if (!probe_ready (t))
+  if (!probe_ready (t, cs))
     return false;
   q.n = q.count = 0;
   seq_add (&q, s, used, NULL, 0);
   seq_add (&q, cs->single, cs->nsingle, cs->single_cp, cs->nsingle);
-  return gives (t->probe, true, &q, true);
+  return probe_gives (t, &q, true);
 }
 
 /* The decoder of a charset CS not (yet) known of two states consumed the
@@ -495,7 +524,7 @@ shift_after_values (struct shift_track *t, struct memo *m,
   int w = 0;
 
   if (!cs->shifting || used < 2 || MAX_ERROR_BYTES < used
-      || PIVOT_MIN_ROOM < count || !probe_ready (t))
+      || PIVOT_MIN_ROOM < count || !probe_ready (t, cs))
     return false;
   /* The last shift whole, and no byte that may begin one before it.  */
   for (k = 1; k < used && w <= 0; k++)
@@ -511,7 +540,7 @@ shift_after_values (struct shift_track *t, struct memo *m,
     seq_so (&q, cs);
   seq_add (&q, s, used - sl, cp, count);
   seq_add (&q, s + used - sl, sl, NULL, 0);
-  if (!gives (t->probe, true, &q, false))
+  if (!probe_gives (t, &q, false))
     return false;
   t->on = true;
   if ((w == 1) != t->shifted)
@@ -527,13 +556,38 @@ shift_reset (struct shift_track *t, struct memo *m)
   t->limbo = false;
 }
 
-/* Whether T's probe is open, opened if need be.  */
+/* Whether T's probe is open, opened if need be: to UCS-4 in the
+   machine's order (glibc's WCHAR_T, one step where UTF-32LE is two,
+   which makes it read the characters of IBM1388 in less than half the
+   instructions), when it reads the sentinels of CS, single and wide,
+   as their values; else to UTF-32LE.  value_at refuses in its values
+   what UTF-32LE would, and a value refused is a surprise, as an error
+   is, wherever the probe is used.  */
 static bool
-probe_ready (struct shift_track *t)
+probe_ready (struct shift_track *t, struct memo_charset const *cs)
 {
   if (!t->probe_open)
     {
-      t->probe = iconv_open ("UTF-32LE", t->fromcode);
+      struct seq q;
+      q.n = q.count = 0;
+      seq_add (&q, cs->sentinel, cs->sentinel_len, cs->sentinel_cp,
+               cs->sentinel_len);
+      seq_so (&q, cs);
+      seq_add (&q, cs->wide, 2 * cs->wide_len, cs->wide_cp, cs->wide_len);
+      seq_si (&q, cs);
+      t->probe_host = true;
+      t->probe = iconv_open ("WCHAR_T", t->fromcode);
+      if (t->probe != (iconv_t) -1
+          && (q.count == 0 || !probe_gives (t, &q, true)))
+        {
+          iconv_close (t->probe);
+          t->probe = (iconv_t) -1;
+        }
+      if (t->probe == (iconv_t) -1)
+        {
+          t->probe_host = false;
+          t->probe = iconv_open ("UTF-32LE", t->fromcode);
+        }
       if (t->probe == (iconv_t) -1)
         return false;
       t->probe_open = true;
@@ -557,7 +611,7 @@ check_pending (struct shift_track *t, struct memo *wide,
   bool ok;
 
   t->fromcode = fromcode;
-  if (!probe_ready (t))
+  if (!probe_ready (t, cs))
     return false;
   q.n = q.count = 0;
   seq_so (&q, cs);
@@ -570,7 +624,7 @@ check_pending (struct shift_track *t, struct memo *wide,
   seq_si (&q, cs);
   seq_add (&q, cs->sentinel, 1, cs->sentinel_cp, 1);
   seq_add (&q, cs->sentinel + z, 1, cs->sentinel_cp + z, 1);
-  ok = gives (t->probe, true, &q, true);
+  ok = probe_gives (t, &q, true);
   for (k = 0; ok && k < t->npend; k++)
     memo_trust (wide, t->pend[k], t->pend_len[k]);
   t->npend = 0;
@@ -642,6 +696,7 @@ ask_ahead (struct shift_track *t, struct memo_charset const *cs,
   uint8_t in[SEQ_MAX], out[4 * SEQ_MAX + 4 * PIVOT_MIN_ROOM];
   size_t len = 0, used, bytes, k, w = cs->wide_len - 1;
   size_t z = cs->sentinel_len - 1, good;
+  bool host = t->probe_host;
   char *op = (char *) out;
   int err;
 
@@ -662,12 +717,13 @@ ask_ahead (struct shift_track *t, struct memo_charset const *cs,
   bytes = bridge_convert (t->probe, in, len, out, sizeof out, &used, &err);
   /* The characters whose sentinel came out right, before any surprise.  */
   for (good = 0; good < n && 8 * good + 8 <= bytes
-       && get32le (out + 8 * good + 4) == cs->wide_cp[0]; good++)
-    cp[good] = get32le (out + 8 * good);
+       && (cp[good] = value_at (host, out + 8 * good)) != UINT32_MAX
+       && value_at (host, out + 8 * good + 4) == cs->wide_cp[0]; good++)
+    continue;
   if (good < n || err != 0 || used != len || bytes != 8 * n + 12
-      || get32le (out + 8 * n) != cs->wide_cp[w]
-      || get32le (out + 8 * n + 4) != cs->sentinel_cp[0]
-      || get32le (out + 8 * n + 8) != cs->sentinel_cp[z])
+      || value_at (host, out + 8 * n) != cs->wide_cp[w]
+      || value_at (host, out + 8 * n + 4) != cs->sentinel_cp[0]
+      || value_at (host, out + 8 * n + 8) != cs->sentinel_cp[z])
     return good < n ? good : n - 1;
   bytes = sizeof out;
   iconv (t->probe, NULL, NULL, &op, &bytes);
@@ -685,22 +741,28 @@ learn_ahead (struct shift_track *t, struct memo *m,
 {
   uint8_t const *at[AHEAD];
   ucs4_t cp[AHEAD];
+  size_t entry[AHEAD];          /* Where each is in M's nodes.  */
   size_t j = 0, count = 0, k;
 
   while (j + 1 < n && count < AHEAD && in[j] != cs->so
          && in[j] != cs->si)
     {
       uint32_t e = m->node[in[j]];
+      size_t x;
       if (!(e & MEMO_CHILD))
         break;
-      e = m->node[256 * (e & MEMO_INDEX) + in[j + 1]];
+      x = 256 * (size_t) (e & MEMO_INDEX) + in[j + 1];
+      e = m->node[x];
       if ((e & MEMO_CHILD) || e == MEMO_LEFT)
         break;
       if (!(e & MEMO_CHAR))
-        at[count++] = in + j;
+        {
+          entry[count] = x;
+          at[count++] = in + j;
+        }
       j += 2;
     }
-  if (count == 0 || !probe_ready (t))
+  if (count == 0 || !probe_ready (t, cs))
     return false;
   k = ask_ahead (t, cs, at, count, cp);
   /* Again with those before the surprise, which may be an error.  */
@@ -712,8 +774,10 @@ learn_ahead (struct shift_track *t, struct memo *m,
     memo_leave (m, at[0], 2);
   if (k < count)
     count = k;
+  /* No node was added since the walk above: each entry is where it
+     found it.  A pair met twice is put twice, the same.  */
   for (k = 0; k < count; k++)
-    if (!memo_put (m, at[k], 2, cp[k]))
+    if (!memo_put_entry (m, entry[k], cp[k]))
       {
         t->on = false;
         return false;

@@ -37,6 +37,7 @@ struct shift_track
   /* The iconv_t that checks them, when PROBE_OPEN, of FROMCODE.  */
   iconv_t probe;
   bool probe_open;
+  bool probe_host;              /* To UCS-4 in the machine's order.  */
   char const *fromcode;
 };
 
