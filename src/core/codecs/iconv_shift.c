@@ -202,12 +202,6 @@ gives_as (iconv_t cd, bool host, bool reset, struct seq const *q,
   return true;
 }
 
-static bool
-gives (iconv_t cd, bool reset, struct seq const *q, bool flush)
-{
-  return gives_as (cd, false, reset, q, flush);
-}
-
 /* What CD, from its initial state, does with the bytes S[0..N): the
    bytes used and values given; sets *ERR.  */
 static size_t
@@ -287,25 +281,25 @@ shift_checks (struct memo_charset const *s, iconv_t cd, uint8_t const *bad,
   seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
   seq_si (&q, s);
   seq_add (&q, single, n, cp, n);
-  if (!gives (cd, true, &q, true))
+  if (!gives_as (cd, false, true, &q, true))
     return false;
   q.n = q.count = 0;
   seq_so (&q, s);
   seq_so (&q, s);
   seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
-  if (!gives (cd, true, &q, true))
+  if (!gives_as (cd, false, true, &q, true))
     return false;
   q.n = q.count = 0;
   seq_si (&q, s);
   seq_add (&q, single, n, cp, n);
-  if (!gives (cd, true, &q, true))
+  if (!gives_as (cd, false, true, &q, true))
     return false;
   q.n = q.count = 0;
   seq_so (&q, s);
   seq_si (&q, s);
   seq_si (&q, s);
   seq_add (&q, single, n, cp, n);
-  if (!gives (cd, true, &q, true))
+  if (!gives_as (cd, false, true, &q, true))
     return false;
 
   /* An error after SO keeps the wide reading; SI then the single one.  */
@@ -321,7 +315,7 @@ shift_checks (struct memo_charset const *s, iconv_t cd, uint8_t const *bad,
     seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
     seq_si (&q, s);
     seq_add (&q, single, n, cp, n);
-    if (!gives (cd, false, &q, true))
+    if (!gives_as (cd, false, false, &q, true))
       return false;
   }
   /* An illegal single byte keeps the single reading.  */
@@ -334,7 +328,7 @@ shift_checks (struct memo_charset const *s, iconv_t cd, uint8_t const *bad,
         {
           q.n = q.count = 0;
           seq_add (&q, single, n, cp, n);
-          return gives (cd, false, &q, true);
+          return gives_as (cd, false, false, &q, true);
         }
     }
   return true;
@@ -732,8 +726,9 @@ ask_ahead (struct shift_track *t, struct memo_charset const *cs,
 
 /* The memo M of the state after SO does not know the character at IN,
    of IN[0..N): learn it and those of two bytes that follow it before
-   the next shift, from T's probe (ask_ahead), that M knows to begin with
-   a byte alone that is a valid beginning.  Returns false when nothing
+   the next shift (or, for shifts of a byte each, up to AHEAD after the
+   shifts that follow), from T's probe (ask_ahead), that M knows to begin
+   with a byte alone that is a valid beginning.  Returns false when nothing
    was learned; sets T's `on' to false if M knows one otherwise.  */
 static bool
 learn_ahead (struct shift_track *t, struct memo *m,
@@ -743,12 +738,26 @@ learn_ahead (struct shift_track *t, struct memo *m,
   ucs4_t cp[AHEAD];
   size_t entry[AHEAD];          /* Where each is in M's nodes.  */
   size_t j = 0, count = 0, k;
+  bool bytes = cs->so_len == 1 && cs->si_len == 1;
 
-  while (j + 1 < n && count < AHEAD && in[j] != cs->so
-         && in[j] != cs->si)
+  while (j + 1 < n && count < AHEAD)
     {
-      uint32_t e = m->node[in[j]];
+      uint32_t e;
       size_t x;
+      if (in[j] == cs->so || in[j] == cs->si)
+        {
+          /* Shifts of a byte each (IBM1388's): on to the pairs after the
+             next SO, past the bytes of the initial state.  Where they
+             came from does not matter to what the probe says of them:
+             each is asked about alone.  */
+          uint8_t const *so;
+          if (!bytes || in[j] == cs->so
+              || !(so = memchr (in + j, cs->so, n - j)))
+            break;
+          j = (size_t) (so - in) + 1;
+          continue;
+        }
+      e = m->node[in[j]];
       if (!(e & MEMO_CHILD))
         break;
       x = 256 * (size_t) (e & MEMO_INDEX) + in[j + 1];
@@ -821,6 +830,20 @@ struct shift_sink
   uint64_t newlines;
 };
 
+/* As memo_pairs_utf8, for the run of ASCII at IN[I] that the memo's nodes ND
+   read as itself, IN[I] being such a byte.  */
+static inline size_t
+ascii_utf8 (uint32_t const *nd, uint8_t const *in, size_t i, size_t n,
+            uint8_t *out, size_t *o, size_t max, uint64_t *newlines,
+            size_t *start)
+{
+  size_t run = min_size (n - i, max + 1 - *o);
+  run = memo_ascii_run (nd, in + i, run, out + *o, newlines);
+  *o += run;
+  *start = i + run - 1;
+  return i + run;
+}
+
 /* The root of a memo that knows nothing.  */
 static uint32_t const none[256];
 
@@ -856,6 +879,20 @@ shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
       uint32_t e = nd[in[i]];
       size_t k;
       ucs4_t c;
+      /* Into UTF-8: pairs after SO, and runs of ASCII that decode to
+         themselves, in loops of their own.  */
+      if (utf8 && ((shifted && (e & MEMO_CHILD)
+                    && (k = memo_pairs_utf8 (nd, e, in, i, n, s->out, &o,
+                                             max, &newlines, &start)) != i)
+                   || (e == (MEMO_CHAR | in[i]) && in[i] < 0x80
+                       && (k = ascii_utf8 (nd, in, i, n, s->out, &o, max,
+                                           &newlines, &start)) != i)))
+        {
+          pre = 0;
+          any = true;
+          i = k;
+          continue;
+        }
       /* SO and SI are never known to a memo: iconv() consumes them
          alone, without a value.  */
       if (e == 0 && (in[i] == cs->so || in[i] == cs->si))
@@ -868,18 +905,6 @@ shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
           nd = node[shifted];
           pre += (int64_t) sl;
           i += sl;
-          continue;
-        }
-      if (utf8 && e == (MEMO_CHAR | in[i]) && in[i] < 0x80)
-        {
-          /* A run of ASCII that decodes to itself.  */
-          size_t run = min_size (n - i, max + 1 - o);
-          run = memo_ascii_run (nd, in + i, run, s->out + o, &newlines);
-          i += run;
-          o += run;
-          pre = 0;
-          any = true;
-          start = i - 1;
           continue;
         }
       e = memo_walk (nd, e, in + i, n - i, &k);
