@@ -16,6 +16,7 @@
 
 #include "codecs/codecs.h"
 #include "codecs/iconv_bridge.h"
+#include "codecs/iconv_encode.h"
 #include "codecs/iconv_memo.h"
 #include "codecs/iconv_table.h"
 
@@ -196,33 +197,6 @@ utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
 static struct enc_memo const *to_memo;
 /* TO_MEMO, when it may learn ahead (a bridge's), or NULL.  */
 static struct enc_memo *to_learner;
-
-/* The well-formed UTF-8 character at IN[0..N) of two or three bytes
-   (Table 3-7: no overlong form, no surrogate), read without a table;
-   its length, or 0 for anything else, which utf8_sequence reads.  */
-static inline int
-utf8_short (uint8_t const *in, size_t n, ucs4_t *c)
-{
-  uint8_t b = in[0];
-  if (b < 0xE0)
-    {
-      if (b < 0xC2 || n < 2 || (in[1] & 0xC0) != 0x80)
-        return 0;
-      *c = (ucs4_t) (b & 0x1F) << 6 | (in[1] & 0x3F);
-      return 2;
-    }
-  if (b < 0xF0 && n >= 3 && (in[1] & 0xC0) == 0x80
-      && (in[2] & 0xC0) == 0x80)
-    {
-      ucs4_t v = ((ucs4_t) (b & 0x0F) << 12 | (ucs4_t) (in[1] & 0x3F) << 6
-                  | (in[2] & 0x3F));
-      if (v < 0x800 || (0xD800 <= v && v < 0xE000))
-        return 0;
-      *c = v;
-      return 3;
-    }
-  return 0;
-}
 
 /* Write the bytes of the memo's entry V (see iconv_memo.h) to OUT,
    which has MAX_ENCODED bytes of room: 8 at once on a little-endian
@@ -495,6 +469,25 @@ make_single_byte_tables (struct codec const *c, bool decoding)
   return true;
 }
 
+/* UTF-8 to a bridged charset of SO and SI, through the memo of its
+   encoder's shifts (iconv_shift.h), which that encoder keeps learning:
+   each character the memo knows, or learns ahead, is written as the
+   encoder would, with the shifts between; the state machine takes the
+   first it cannot write, one of four bytes, or an ill-formed
+   sequence.  */
+static struct encoder *to_enc;
+
+static size_t
+utf8_to_shift (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+               size_t *produced, uint64_t *newlines, struct codec_error *err)
+{
+  size_t o = 0;
+  size_t used = iconv_bridge_encode_utf8 (to_enc, in, n, out, &o, cap,
+                                          newlines);
+  *produced = o;
+  return utf8_stop (in, used, n, err);
+}
+
 /* A bridged charset to UTF-8, through the memo of its decoder
    (iconv_memo.h), which that decoder keeps learning: each character the
    memo knows is written as UTF-8, up to one it does not know (or a value
@@ -520,9 +513,20 @@ fast_select_decoder (struct decoder *d, struct codec const *to)
   return memo_to_utf8;
 }
 
+fast_fn *
+fast_select_encoder (struct codec const *from, struct encoder *e)
+{
+  if (!kernels || from != &codec_utf8 || !iconv_bridge_encode_lasts (e))
+    return NULL;
+  to_enc = e;
+  return utf8_to_shift;
+}
+
 bool
 fast_lasts (fast_fn *fast)
 {
+  if (fast == utf8_to_shift)
+    return iconv_bridge_encode_lasts (to_enc);
   return fast != memo_to_utf8 || iconv_bridge_fast_lasts (from_dec);
 }
 

@@ -43,8 +43,16 @@ fast_fn *fast_select (struct codec const *from, struct codec const *to);
    may still be used with D.  */
 fast_fn *fast_select_decoder (struct decoder *d, struct codec const *to);
 
-/* Whether FAST, which fast_select or fast_select_decoder gave, may go on
-   being used for its file; once false, false for good.  */
+/* The fast path from FROM that writes with the state of the encoder E,
+   for a codec that has none without it (the memo of the shifts of a
+   bridged charset of SO and SI, iconv_shift.h: from UTF-8), or NULL.
+   Until the next call, fast_lasts says whether it may still be used
+   with E.  */
+fast_fn *fast_select_encoder (struct codec const *from, struct encoder *e);
+
+/* Whether FAST, which fast_select, fast_select_decoder or
+   fast_select_encoder gave, may go on being used for its file; once
+   false, false for good.  */
 bool fast_lasts (fast_fn *fast);
 
 /* A fast_fn for input that starts right after an ill-formed sequence at

@@ -620,6 +620,8 @@ choose_fast (struct run *r, struct file *f, struct codec const *reads)
   f->fast = fast_select (reads, r->cfg.to);
   if (!f->fast && f->dec.codec == reads)
     f->fast = fast_select_decoder (&f->dec, r->cfg.to);
+  if (!f->fast)
+    f->fast = fast_select_encoder (reads, &r->enc);
   f->eol_fast = EOL_FAST_NONE;
   /* Mojibake repair sees every character that is not ASCII.  */
   if (r->moji && !(reads->flags & CODEC_ASCII_BYTES))

@@ -99,6 +99,33 @@ utf8_put (ucs4_t c, uint8_t *out)
   return 4;
 }
 
+/* The well-formed UTF-8 character at IN[0..N) of two or three bytes
+   (Table 3-7: no overlong form, no surrogate), read without a table;
+   its length, or 0 for anything else, which utf8_sequence reads.  */
+static inline int
+utf8_short (uint8_t const *in, size_t n, ucs4_t *c)
+{
+  uint8_t b = in[0];
+  if (b < 0xE0)
+    {
+      if (b < 0xC2 || n < 2 || (in[1] & 0xC0) != 0x80)
+        return 0;
+      *c = (ucs4_t) (b & 0x1F) << 6 | (in[1] & 0x3F);
+      return 2;
+    }
+  if (b < 0xF0 && n >= 3 && (in[1] & 0xC0) == 0x80
+      && (in[2] & 0xC0) == 0x80)
+    {
+      ucs4_t v = ((ucs4_t) (b & 0x0F) << 12 | (ucs4_t) (in[1] & 0x3F) << 6
+                  | (in[2] & 0x3F));
+      if (v < 0x800 || (0xD800 <= v && v < 0xE000))
+        return 0;
+      *c = v;
+      return 3;
+    }
+  return 0;
+}
+
 enum { UTF8_TOOFEW = 0 };
 
 /* Read the sequence at S[0..N) (N >= 1) in the form F, without the

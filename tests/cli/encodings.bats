@@ -775,6 +775,32 @@ Try 'utf8conv --list' for the list of encodings."
   done
 }
 
+@test "encoders of SO and SI from UTF-8 (the memo of their shifts as a fast path): text, a character they cannot hold and an ill-formed byte, as iconv(1) gives them, at every block size" {
+  require_charset IBM937 IBM933 ISO-2022-KR
+  local spec lang enc bs line size sizes='65536 1 7'
+  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 7 100'
+  for spec in zh_TW:IBM937 ko:IBM933 ko:ISO-2022-KR; do
+    lang=${spec%%:*} enc=${spec#*:}
+    memo_text "$lang" UTF-8
+    line=$(( $(wc -l <text.u8) + 1 )) size=$(stat -c %s text.u8)
+    # U+1F600, which none of them holds (four bytes: the state machine
+    # takes it), and FF, after which the fast path goes on.
+    { cat text.u8; printf '\360\237\230\200\nx\377y\n'; cat text.u8; } >bad
+    iconv -f UTF-8 -t "$enc" text.u8 >want
+    { cat text.u8; printf '\nxy\n'; cat text.u8; } | iconv -f UTF-8 -t "$enc" >want.c
+    for bs in $sizes; do
+      "$UTF8CONV" -t "$enc" --block-size="$bs" -o out text.u8
+      cmp out want || fail "$lang in $enc, block size $bs"
+      run -1 --separate-stderr "$UTF8CONV" -t "$enc" --block-size="$bs" -o out bad
+      assert_equal "$stderr" "utf8conv: bad:$line: byte $size: cannot encode U+1F600 in $enc: F0 9F 98 80 (unencodable character)"
+      cmp out want || fail "$lang in $enc, block size $bs: strict output"
+      run -1 --separate-stderr "$UTF8CONV" -t "$enc" --block-size="$bs" -c -o out bad
+      assert_equal "$stderr" "utf8conv: bad:$line: byte $size: cannot encode U+1F600 in $enc: F0 9F 98 80 (unencodable character); 2 errors dropped in this file"
+      cmp out want.c || fail "$lang in $enc, block size $bs: -c"
+    done
+  done
+}
+
 @test "UTF-7 to UTF-8 takes runs of iconv(3) calls: text, and glibc's lone surrogate after it, as a byte at a time gives them, at every block size" {
   require_charset UTF-7
   local bs size sizes='65536 1 7'

@@ -344,6 +344,41 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
   return status;
 }
 
+bool
+iconv_bridge_encode_lasts (struct encoder const *e)
+{
+  struct handle const *h = e->impl;
+  return (e->codec->encode == bridge_encode && !h->enc_on && h->senc
+          && !bridge_of (e->codec)->translit);
+}
+
+/* bridge_encode's first steps, for a character the memo of the shifts
+   knows, or learns ahead: no character is held back (only the encoders'
+   memo holds any, off here), nor does a run of units or an exact codec
+   come first (neither has a memo of shifts).  */
+size_t
+iconv_bridge_encode_utf8 (struct encoder *e, uint8_t const *in, size_t n,
+                          uint8_t *out, size_t *o, size_t cap,
+                          uint64_t *newlines)
+{
+  struct handle *h = e->impl;
+  size_t i = 0, asked = SIZE_MAX;
+  *newlines = 0;
+  /* The memo's loop stops where it does not know a character, or with
+     less than MAX_ENCODED bytes of room.  */
+  while (i < n && iconv_bridge_encode_lasts (e))
+    {
+      bool none;
+      i += shift_enc_utf8 (h->senc, in + i, n - i, out, o, cap, newlines,
+                           &none);
+      if (none || i == n || cap - *o < MAX_ENCODED || asked == i
+          || !shift_enc_learn_utf8 (h->senc, in + i, n - i))
+        break;
+      asked = i;
+    }
+  return i;
+}
+
 size_t
 bridge_flush (struct encoder *e, uint8_t *out)
 {

@@ -1,10 +1,12 @@
 /* The iconv(3) bridge's encoders (iconv_encode.c): the hooks of a
    bridged codec (codec.h's encode and flush, and the opening and
-   closing of its encoders) that iconv_bridge.c sets.  */
+   closing of its encoders) that iconv_bridge.c sets, and the path from
+   UTF-8 that fast.c takes through the memo of their shifts.  */
 
 #ifndef UTF8CONV_ICONV_ENCODE_H
 #define UTF8CONV_ICONV_ENCODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,5 +18,22 @@ enum encode_status bridge_encode (struct encoder *e, ucs4_t const *cp,
                                   size_t *n, uint8_t *out, size_t *outlen,
                                   size_t cap);
 size_t bridge_flush (struct encoder *e, uint8_t *out);
+
+/* Whether E is a bridged encoder for which iconv_bridge_encode_utf8
+   may go on: one of a charset of SO and SI that writes what the memo
+   of its shifts knows (iconv_shift.h), without //TRANSLIT.  False for
+   good once it has been.  */
+bool iconv_bridge_encode_lasts (struct encoder const *e);
+
+/* For fast.c's path from UTF-8: encode a prefix of the UTF-8 at
+   IN[0..N) with the memo of the shifts of the bridged encoder E, as its
+   encode function would, into OUT from *O (moved on; CAP is OUT's
+   size), learning ahead where the memo does not know a character, up
+   to one it cannot write (not learned, known to be unencodable, of four
+   bytes or ill-formed) or to too little room.  Returns the bytes read;
+   sets *NEWLINES to the U+000A among them.  */
+size_t iconv_bridge_encode_utf8 (struct encoder *e, uint8_t const *in,
+                                 size_t n, uint8_t *out, size_t *o,
+                                 size_t cap, uint64_t *newlines);
 
 #endif

@@ -167,6 +167,22 @@ struct shift_enc *shift_enc_learning (char const *tocode);
 size_t shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp,
                               size_t n);
 
+/* shift_enc_run for the UTF-8 at IN[0..N), whose characters of four
+   bytes it leaves, as it does anything ill-formed: it stops before
+   them.  Adds the U+000A it encoded to *NEWLINES, sets *NONE when it
+   stopped at a character SE knows cannot be encoded, and returns the
+   bytes it read.  */
+size_t shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
+                       uint8_t *out, size_t *o, size_t cap,
+                       uint64_t *newlines, bool *none);
+
+/* shift_enc_learn_ahead for the characters SE does not know among
+   the first ENC_AHEAD of the UTF-8 at IN[0..N) (up to one of four bytes
+   or ill-formed), the first of which SE does not know: whether it
+   learned that one.  */
+bool shift_enc_learn_utf8 (struct shift_enc *se, uint8_t const *in,
+                           size_t n);
+
 /* Encode CP[*I..N) with what SE knows into OUT from *O, with the shifts
    between them, while OUT has MAX_ENCODED bytes of room below CAP, and
    move *I and *O past them.  Stops at a value SE does not know, or

@@ -17,6 +17,8 @@
 
 #include "xalloc.h"
 
+#include "unicode/utf8.h"
+
 /* The encoders.  A charset found of SO and SI by the probe above is
    encoded by iconv(3) one character per call, as iconv_bridge.c does,
    until a character has been learned: the probe iconv_t, from its
@@ -158,24 +160,64 @@ skip_head (struct shift_enc const *se, uint8_t const **p, size_t *n)
   return true;
 }
 
+/* Write the entry V of SE's memo (a character it knows, not ENC_NONE)
+   at OUT[W..], after SE's head if it has not been written yet (*HEAD
+   false, then true), and after the shift it needs from the state
+   *SHIFTED (set to its own): the position after it.  OUT has
+   MAX_ENCODED bytes of room at W.  (*HEAD and *SHIFTED are the
+   caller's copies of SE's, which a byte written to OUT could be, as far
+   as the compiler knows.)  */
+static inline __attribute__ ((always_inline)) size_t
+put_known (struct shift_enc *se, uint64_t v, bool *head, bool *shifted,
+           uint8_t *out, size_t w)
+{
+  unsigned int len = (unsigned int) (v & 0xF);
+  if (!*head)
+    {
+      /* What the encoder would have written first.  */
+      memcpy (out + w, se->head, se->head_len);
+      w += se->head_len;
+      *head = true;
+      se->synced = false;
+    }
+  if ((len == 2) != *shifted)
+    {
+      uint8_t const *seq = len == 2 ? se->so : se->si;
+      unsigned int sl = len == 2 ? se->so_len : se->si_len;
+      *shifted = len == 2;
+      /* SO and SI of a byte each (most): no call of memcpy.  */
+      out[w] = seq[0];
+      if (sl > 1)
+        memcpy (out + w + 1, seq + 1, sl - 1);
+      w += sl;
+      se->synced = false;
+    }
+  out[w] = (uint8_t) (v >> 8);
+  out[w + 1] = (uint8_t) (v >> 16);
+  return w + len;
+}
+
+/* MAX_ENCODED bytes of room at W while W is below this, for CAP.  */
+static inline size_t
+room_end (size_t cap)
+{
+  return cap >= MAX_ENCODED ? cap - MAX_ENCODED + 1 : 0;
+}
+
 bool
 shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
                uint8_t *out, size_t *o, size_t cap)
 {
-  size_t k = *i, w = *o;
-  /* MAX_ENCODED bytes of room while W is below END.  */
-  size_t end = cap >= MAX_ENCODED ? cap - MAX_ENCODED + 1 : 0;
+  size_t k = *i, w = *o, end = room_end (cap);
   uint64_t const *ascii = se->known.ascii;
-  bool none = false, shifted = se->shifted;
+  bool none = false, shifted = se->shifted, head = se->head_out;
   if (!se->known.page)
     return false;
   while (k < n && w < end)
     {
       uint64_t v;
-      unsigned int len;
       ucs4_t c = cp[k];
-      if (c < 0x80 && enc_memo_ascii (ascii, c) && !shifted
-          && se->head_out)
+      if (c < 0x80 && enc_memo_ascii (ascii, c) && !shifted && head)
         {
           /* A run of ASCII written as itself in the initial state.  */
           do
@@ -185,41 +227,70 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
           continue;
         }
       v = enc_memo_get (&se->known, c);
-      len = (unsigned int) (v & 0xF);
-      if (v == 0 || len == ENC_NONE)
+      if (v == 0 || (v & 0xF) == ENC_NONE)
         {
           none = v != 0;
           break;
         }
-      if (!se->head_out)
-        {
-          /* What the encoder would have written first.  */
-          memcpy (out + w, se->head, se->head_len);
-          w += se->head_len;
-          se->head_out = true;
-          se->synced = false;
-        }
-      if ((len == 2) != shifted)
-        {
-          uint8_t const *seq = len == 2 ? se->so : se->si;
-          unsigned int sl = len == 2 ? se->so_len : se->si_len;
-          shifted = len == 2;
-          /* SO and SI of a byte each (most): no call of memcpy.  */
-          out[w] = seq[0];
-          if (sl > 1)
-            memcpy (out + w + 1, seq + 1, sl - 1);
-          w += sl;
-          se->synced = false;
-        }
-      out[w] = (uint8_t) (v >> 8);
-      out[w + 1] = (uint8_t) (v >> 16);
-      w += len;
+      w = put_known (se, v, &head, &shifted, out, w);
       k++;
     }
   se->shifted = shifted;
+  se->head_out = head;
   *i = k;
   *o = w;
   return none;
+}
+
+size_t
+shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
+                uint8_t *out, size_t *o, size_t cap, uint64_t *newlines,
+                bool *none)
+{
+  size_t i = 0, w = *o, end = room_end (cap);
+  uint64_t const *ascii = se->known.ascii;
+  uint64_t nl = 0;
+  bool shifted = se->shifted, head = se->head_out;
+  *none = false;
+  if (!se->known.page)
+    return 0;
+  while (i < n && w < end)
+    {
+      uint64_t v;
+      ucs4_t c = in[i];
+      int r = 1;
+      if (c >= 0x80)
+        {
+          if ((r = utf8_short (in + i, n - i, &c)) == 0)
+            break;
+        }
+      else if (enc_memo_ascii (ascii, c) && !shifted && head)
+        {
+          /* A run of ASCII written as itself in the initial state.  */
+          do
+            {
+              out[w++] = (uint8_t) c;
+              nl += c == 0x0A;
+            }
+          while (++i < n && w < end && (c = in[i]) < 0x80
+                 && enc_memo_ascii (ascii, c));
+          continue;
+        }
+      v = enc_memo_get (&se->known, c);
+      if (v == 0 || (v & 0xF) == ENC_NONE)
+        {
+          *none = v != 0;
+          break;
+        }
+      w = put_known (se, v, &head, &shifted, out, w);
+      nl += c == 0x0A;
+      i += (size_t) r;
+    }
+  se->shifted = shifted;
+  se->head_out = head;
+  *o = w;
+  *newlines += nl;
+  return i;
 }
 
 void
@@ -488,6 +559,27 @@ shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
         se->sample[len[j] - 1] = want[j];
     }
   return good;
+}
+
+bool
+shift_enc_learn_utf8 (struct shift_enc *se, uint8_t const *in, size_t n)
+{
+  ucs4_t cp[ENC_BATCH];
+  uint64_t const *ascii = se->known.ascii;
+  size_t i = 0, k = 0, seen = 0;
+  while (i < n && k < ENC_BATCH && seen++ < ENC_AHEAD)
+    {
+      ucs4_t c = in[i];
+      int r = 1;
+      if (c >= 0x80 && (r = utf8_short (in + i, n - i, &c)) == 0)
+        break;
+      i += (size_t) r;
+      /* Only what SE does not know: IN[0] is such.  */
+      if (k == 0 || !((c < 0x80 && enc_memo_ascii (ascii, c))
+                      || enc_memo_get (&se->known, c) != 0))
+        cp[k++] = c;
+    }
+  return k > 0 && shift_enc_learn_ahead (se, cp, k) > 0;
 }
 
 void
