@@ -346,6 +346,17 @@ enc_memo_get (struct enc_memo const *m, ucs4_t c)
   return pg ? pg[c & 0xFF] : 0;
 }
 
+/* enc_memo_get for C, at most U+10FFFF, in the pages PAGE of a memo (its
+   `page', not NULL), which a loop that learns nothing keeps for itself:
+   the bytes it writes could be the memo's, as far as the compiler
+   knows.  */
+static inline uint64_t
+enc_memo_page_get (uint64_t *const *page, ucs4_t c)
+{
+  uint64_t const *pg = page[c >> 8];
+  return pg ? pg[c & 0xFF] : 0;
+}
+
 /* Whether the ASCII value C (below 0x80) has its bit in ASCII, an
    enc_memo's ascii: the memo writes it as that byte alone.  */
 static inline bool

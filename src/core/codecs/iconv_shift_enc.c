@@ -210,8 +210,9 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
 {
   size_t k = *i, w = *o, end = room_end (cap);
   uint64_t const *ascii = se->known.ascii;
+  uint64_t *const *page = se->known.page;
   bool none = false, shifted = se->shifted, head = se->head_out;
-  if (!se->known.page)
+  if (!page)
     return false;
   while (k < n && w < end)
     {
@@ -226,7 +227,7 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
                  && enc_memo_ascii (ascii, c));
           continue;
         }
-      v = enc_memo_get (&se->known, c);
+      v = c <= 0x10FFFF ? enc_memo_page_get (page, c) : 0;
       if (v == 0 || (v & 0xF) == ENC_NONE)
         {
           none = v != 0;
@@ -250,9 +251,10 @@ shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
   size_t i = 0, w = *o, end = room_end (cap);
   uint64_t const *ascii = se->known.ascii;
   uint64_t nl = 0;
+  uint64_t *const *page = se->known.page;
   bool shifted = se->shifted, head = se->head_out;
   *none = false;
-  if (!se->known.page)
+  if (!page)
     return 0;
   while (i < n && w < end)
     {
@@ -276,7 +278,7 @@ shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
                  && enc_memo_ascii (ascii, c));
           continue;
         }
-      v = enc_memo_get (&se->known, c);
+      v = enc_memo_page_get (page, c);       /* C is below U+10000.  */
       if (v == 0 || (v & 0xF) == ENC_NONE)
         {
           *none = v != 0;
