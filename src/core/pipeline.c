@@ -805,8 +805,12 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       len = n - pos;
       if (f->fast && SCALAR_WINDOW < len)
         {
-          /* A break that the fast path left takes 1 or 2 bytes.  */
-          len = f->at_break ? 2 : SCALAR_WINDOW;
+          /* A break that the fast path left takes 1 or 2 bytes; the
+             rest of a character that the last window cut, a byte at a
+             time, so that the fast path resumes right after it (with
+             characters of two bytes, half the windows end inside one).  */
+          len = (f->dec.carry_len > 0 ? 1 : f->at_break ? 2
+                 : SCALAR_WINDOW);
           part_last = false;
         }
       f->at_break = false;

@@ -15,7 +15,7 @@ enum
   OUT_CAP = 1 << 18,
   /* With a fast path, the state machine takes this many bytes at a time,
      so that the fast path resumes soon after an error.  */
-  SCALAR_WINDOW = 64,
+  SCALAR_WINDOW = 16,
   /* The fast path wants at least this much room in the output buffer.  */
   FAST_ROOM = 1 << 14
 };
