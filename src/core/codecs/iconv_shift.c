@@ -105,8 +105,9 @@ enum
   /* Enough for SO, SI, the wide sentinel and every single byte.  */
   SEQ_MAX = 4 + MEMO_DEPTH + 2 * MEMO_SENTINEL + 256,
   /* The characters learn_ahead asks about in one call, each followed by
-     a character of the sentinel: SEQ_MAX holds them.  */
-  AHEAD = 48
+     a character of the sentinel, and what that call reads.  */
+  AHEAD = 128,
+  ASK_MAX = 4 * AHEAD + 2 * SHIFT_SEQ_MAX + 4
 };
 
 /* Bytes to convert, and the values they must give.  */
@@ -687,7 +688,7 @@ static size_t
 ask_ahead (struct shift_track *t, struct memo_charset const *cs,
            uint8_t const *const *at, size_t n, ucs4_t *cp)
 {
-  uint8_t in[SEQ_MAX], out[4 * SEQ_MAX + 4 * PIVOT_MIN_ROOM];
+  uint8_t in[ASK_MAX], out[4 * ASK_MAX + 4 * PIVOT_MIN_ROOM];
   size_t len = 0, used, bytes, k, w = cs->wide_len - 1;
   size_t z = cs->sentinel_len - 1, good;
   bool host = t->probe_host;
