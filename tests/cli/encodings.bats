@@ -801,6 +801,34 @@ Try 'utf8conv --list' for the list of encodings."
   done
 }
 
+@test "SO and SI with thousands of characters, each seen a few times (what the memos learn ahead, in batches across shifts): both ways as iconv(1), at every block size" {
+  require_charset IBM937 IBM1388 ISO-2022-KR
+  local enc bs sizes='65536 7'
+  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 2 3 7 100 4096'
+  # 3,000 characters of the CJK and Hangul blocks in runs between ASCII
+  # and line breaks, from a fixed seed: a character of two bytes is seen
+  # about twice.
+  python3 -c '
+import random, sys
+r = random.Random(19)
+out = []
+for k in range(3000):
+    if r.random() < 0.15:
+        out.append(r.choice(["a", "Z", " ", "\n", "7"]) * r.randrange(1, 4))
+    out.append(chr(r.choice([0x4E00, 0xAC00]) + r.randrange(3000)))
+sys.stdout.write("".join(out) + "\n")' >text.u8
+  for enc in IBM937 IBM1388 ISO-2022-KR; do
+    iconv -c -f UTF-8 -t "$enc" text.u8 >text || true
+    iconv -f "$enc" -t UTF-8 text >want.u8
+    for bs in $sizes; do
+      "$UTF8CONV" -f "$enc" --block-size="$bs" -o out text
+      cmp out want.u8 || fail "decoding $enc, block size $bs"
+      "$UTF8CONV" -t "$enc" --block-size="$bs" -o out want.u8
+      cmp out text || fail "encoding $enc, block size $bs"
+    done
+  done
+}
+
 @test "UTF-7 to UTF-8 takes runs of iconv(3) calls: text, and glibc's lone surrogate after it, as a byte at a time gives them, at every block size" {
   require_charset UTF-7
   local bs size sizes='65536 1 7'
