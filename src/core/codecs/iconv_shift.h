@@ -160,10 +160,11 @@ struct shift_enc *shift_enc_new (struct memo_charset const *cs,
 struct shift_enc *shift_enc_learning (char const *tocode);
 
 /* Learn ahead: the values of CP[0..N) that SE does not know, up to
-   ENC_BATCH of them, each checked as shift_enc_learn's probe does, with
-   a learner of its own (one call and a flush a character, instead of
-   four calls), up to the first that does not come through.  How many
-   it learned: 0 when CP[0], which SE did not know, was not.  */
+   ENC_BATCH of them, each checked in the state the one before it left,
+   with a learner of its own (a call a character, and a flush after the
+   last, instead of four calls each), up to the first that does not come
+   through.  How many it learned: 0 when CP[0], which SE did not know,
+   was not.  */
 size_t shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp,
                               size_t n);
 
