@@ -113,15 +113,16 @@ utf8_short (uint8_t const *in, size_t n, ucs4_t *c)
       *c = (ucs4_t) (b & 0x1F) << 6 | (in[1] & 0x3F);
       return 2;
     }
-  if (b < 0xF0 && n >= 3 && (in[1] & 0xC0) == 0x80
-      && (in[2] & 0xC0) == 0x80)
+  if (b < 0xF0 && n >= 3)
     {
-      ucs4_t v = ((ucs4_t) (b & 0x0F) << 12 | (ucs4_t) (in[1] & 0x3F) << 6
-                  | (in[2] & 0x3F));
-      if (v < 0x800 || (0xD800 <= v && v < 0xE000))
-        return 0;
-      *c = v;
-      return 3;
+      /* Continuation bytes are 00..3F once flipped: both at once.  */
+      ucs4_t c1 = in[1] ^ 0x80u, c2 = in[2] ^ 0x80u;
+      ucs4_t v = (ucs4_t) (b & 0x0F) << 12 | c1 << 6 | c2;
+      if ((c1 | c2) < 0x40 && v >= 0x800 && v - 0xD800 >= 0x800)
+        {
+          *c = v;
+          return 3;
+        }
     }
   return 0;
 }
