@@ -326,23 +326,6 @@ note_same (struct memo *m, uint8_t const *s, size_t len, uint32_t e,
                     && e != (MEMO_CHAR | c));
 }
 
-bool
-memo_put (struct memo *m, uint8_t const *s, size_t len, ucs4_t c)
-{
-  bool clash;
-  uint32_t *e;
-  if (len == 0 || len > MEMO_DEPTH || c > 0x10FFFF)
-    return true;
-  e = entry_of (m, s, len, true, &clash);
-  if (!e)
-    return !clash;
-  if (*e != 0 && *e != (MEMO_SEEN | c) && *e != (MEMO_CHAR | c))
-    return false;
-  note_same (m, s, len, *e, c);
-  *e = MEMO_CHAR | c;
-  return true;
-}
-
 void
 memo_trust (struct memo *m, uint8_t const *s, size_t len)
 {

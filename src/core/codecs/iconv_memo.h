@@ -161,13 +161,9 @@ void memo_leave (struct memo *m, uint8_t const *s, size_t len);
 /* Whether memo_leave noted the entry E.  */
 #define MEMO_LEFT (MEMO_SEEN | MEMO_VALUE)
 
-/* Note that S[0..LEN) is the character C, checked already, to be used
+/* Note that the character of two bytes or more whose entry, found by a
+   walk down M's nodes, is M's node[AT] is C, checked already, to be used
    at once; false when M knows those bytes otherwise.  */
-bool memo_put (struct memo *m, uint8_t const *s, size_t len, ucs4_t c);
-
-/* memo_put of a character of two bytes or more whose entry, found by a
-   walk down M's nodes, is M's node[AT]: no node to add, nor a run of
-   ASCII to count.  */
 static inline bool
 memo_put_entry (struct memo *m, size_t at, ucs4_t c)
 {
