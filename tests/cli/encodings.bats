@@ -157,6 +157,39 @@ translit_cases() {
   conv 0 'd7a9efbfbdd781' '\xf9\xfb\xd1' -f CP1255 -e replace
 }
 
+@test "CP1258's tone marks compose with the letter held before them, as in iconv(1), at every block size and policy" {
+  require_full_iconv
+  # "Tiếng Việt": ê, then a combining acute or dot below (EC, F2), which
+  # glibc composes with the letter it holds; marks after a letter that
+  # has no such composite, and alone.  120 lines: enough for the table
+  # of what each byte does, made after 64 letters held.
+  local line='Ti\xea\xecng Vi\xea\xf2t a\xde\xd2 \xcc\n' text= bad bs i
+  for ((i = 0; i < 120; i++)); do text+=$line; done
+  printf "$text" >vi
+  iconv -f CP1258 -t UTF-8 vi >want
+  # The same, with an invalid byte between a letter and its mark on line
+  # 101: the letter comes out before the error, and the mark after it
+  # composes with nothing.
+  bad=${text:0:$((100 * ${#line}))}
+  printf "${bad}Ti\xea" >head
+  printf "\xecng${text:$((100 * ${#line} + 12))}" >tail
+  printf "${bad}Ti\xea\x81\xecng${text:$((100 * ${#line} + 12))}" >vi-bad
+  { iconv -f CP1258 -t UTF-8 head; printf '\xef\xbf\xbd'; iconv -f CP1258 -t UTF-8 tail; } >want-replaced
+  iconv -f CP1258 -t UTF-8 head >want-head
+  for bs in 65536 7 3 1; do
+    "$UTF8CONV" -f CP1258 --block-size=$bs vi >got
+    cmp got want || fail "block size $bs: not what iconv(1) gives"
+    run -1 --separate-stderr "$UTF8CONV" -f CP1258 --block-size=$bs vi-bad
+    assert_equal "$stderr" "utf8conv: vi-bad:101: byte 1903: invalid CP1258: 81 (invalid byte)"
+    "$UTF8CONV" -f CP1258 --block-size=$bs vi-bad >got 2>/dev/null && fail "block size $bs: exit 0"
+    cmp got want-head || fail "block size $bs: strict output"
+    run -0 --separate-stderr "$UTF8CONV" -f CP1258 -e replace --block-size=$bs vi-bad
+    assert_equal "$stderr" "utf8conv: vi-bad:101: byte 1903: invalid CP1258: 81 (invalid byte); 1 error replaced in this file"
+    "$UTF8CONV" -f CP1258 -e replace --block-size=$bs vi-bad >got 2>/dev/null
+    cmp got want-replaced || fail "block size $bs: replaced output"
+  done
+}
+
 @test "a stateful bridged decoder keeps its state after an error (ISO-2022-JP, UTF-7)" {
   require_full_iconv
   # ESC $ B, kanji, two invalid bytes, kanji again, ESC ( B, ASCII.

@@ -211,14 +211,15 @@ note_consumed (struct handle *h, uint8_t const *s, size_t used, bool gave)
 }
 
 /* A call consumed S[0..USED) and gave the BYTES at OUT (pushed): the
-   decoder holds nothing if that is a HOLD_PLAIN byte's value alone,
-   right after values or from the initial state.  */
+   decoder holds nothing if that is a HOLD_PLAIN (or HOLD_MARK) byte's
+   value alone, right after values or from the initial state.  */
 static void
 gave_values (struct handle *h, uint8_t const *s, size_t used, size_t bytes,
              uint8_t const *out)
 {
   h->hold_clear = (h->hold && used == 1 && bytes == 4 && h->prefix == 0
-                   && h->hold->cls[s[0]] == HOLD_PLAIN
+                   && (h->hold->cls[s[0]] == HOLD_PLAIN
+                       || h->hold->cls[s[0]] == HOLD_MARK)
                    && get32le (out) == h->hold->value[s[0]]);
   h->prefix = 0;
   note_consumed (h, s, used, true);
@@ -443,7 +444,8 @@ iconv_bridge_fast_lasts (struct decoder const *d)
 {
   struct handle const *h = d->impl;
   return (d->codec->decode == bridge_decode
-          && (runs_to_utf8 (d) || (h->memo_on && !h->hold)));
+          && (runs_to_utf8 (d)
+              || (h->hold ? h->hold->fast : h->memo_on || h->hold_try)));
 }
 
 /* iconv_bridge_decode_utf8 for a decoder that runs_to_utf8: iconv()
@@ -515,6 +517,16 @@ iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in, size_t n,
   if (runs_to_utf8 (d))
     return n > 0 ? decode_run_utf8 (d, h, in, n, out, cap, produced,
                                     newlines) : 0;
+  if (h->hold)
+    {
+      /* As decode_known, for a charset that holds letters back.  */
+      if (!h->hold_clear || d->carry_len > 0 || h->blame_next || n == 0)
+        return 0;
+      done = hold_decode_utf8 (h->hold, in, n, out, cap, produced, newlines);
+      if (done > 0)
+        note_consumed (h, in + done - 1, 1, true);
+      return done;
+    }
   /* decode_known's conditions and steps, for a decoder without a hold
      table.  */
   if (!iconv_bridge_fast_lasts (d) || h->shift.limbo || d->carry_len > 0

@@ -14,11 +14,23 @@
    flush gives one value.  Then each such byte B is converted after each
    HOLD_HELD byte H: B must give H's value (and its own, if HOLD_PLAIN)
    and leave its own class's state behind (nothing to flush, or its own
-   value); a byte that does anything else (a mark that composes with
-   some letter) is HOLD_STOP, and so is every byte that is illegal or
-   does something else alone.  So, from the initial state, any sequence
-   of HOLD_PLAIN and HOLD_HELD bytes goes through states the table has
-   seen: nothing held, or one letter held as it was.
+   value); a byte that does anything else is HOLD_STOP, and so is every
+   byte that is illegal or does something else alone.
+
+   Except a mark: a byte HOLD_PLAIN alone which, after a held letter,
+   gives either what the two compose to, alone, or the letter and then
+   its own value, and leaves nothing held either way (CP1258's five
+   tone marks).  What it gives after each held letter is learned from
+   one call of all the pairs and a flush; each pair that composes is
+   then converted alone, and must give its letter at once and nothing
+   for the flush.  The table is then checked in one call a mark, of
+   triples: a held letter, the mark, a byte of any kind; each held
+   letter and each byte is in one.  A mark after which a composed letter
+   is held again (CP1255's points: shin and shin dot, then dagesh)
+   leaves it to the flush, and then every mark is HOLD_STOP.  So,
+   from the initial state, any sequence of HOLD_PLAIN, HOLD_HELD and
+   HOLD_MARK bytes goes through states the table has seen: nothing held,
+   or one letter held as it was.
 
    The bridge's bookkeeping, which hold_decode follows: each call
    consumes one byte (the charset has no longer character).  A call
@@ -30,7 +42,7 @@
    of the byte after it and a length of 1.
 
    hold_decode runs only from the initial state, and ends after a
-   HOLD_PLAIN byte, after which nothing is held and the bridge's
+   HOLD_PLAIN or HOLD_MARK byte, after which nothing is held and the bridge's
    bookkeeping is back where it started; what came after that byte it
    takes back and leaves to iconv(3).  The bridge knows it is in the
    initial state again when a call at a HOLD_PLAIN byte, after a call
@@ -110,22 +122,110 @@ classify_alone (iconv_t cd, struct hold_table *t)
   return any;
 }
 
-/* Whether CD, from its initial state, decodes B (held back alone when
-   B_HELD) after each held byte of T, HELD[0..NHELD), as the table says:
-   H1 B H2 B ... HN B in one call, then a flush.  Each held byte gives
-   out the letter before it and is held; B gives out the letter before
-   it and then its own value, or is held.  So B is tried after each held
-   letter, and each held letter after B, in one call instead of one a
-   pair.  */
+/* What T says the bytes S[0..LEN) give from the initial state, flush
+   included: the values, into OUT (room for LEN); how many.  */
+static size_t
+simulate (struct hold_table const *t, uint8_t const *s, size_t len,
+          ucs4_t *out)
+{
+  size_t m = 0, k;
+  bool holding = false;
+  uint8_t held = 0;
+  for (k = 0; k < len; k++)
+    {
+      uint8_t b = s[k], c = t->cls[b];
+      ucs4_t both = c == HOLD_MARK && holding
+                    ? t->compose[t->mark[b]][held] : 0;
+      if (both != 0)
+        {
+          out[m++] = both;
+          holding = false;
+          continue;
+        }
+      if (holding)
+        out[m++] = t->value[held];
+      holding = c == HOLD_HELD;
+      held = b;
+      if (!holding)
+        out[m++] = t->value[b];
+    }
+  if (holding)
+    out[m++] = t->value[held];
+  return m;
+}
+
+/* Sequences tried in one call: up to three bytes for each byte value.  */
+enum { TRY_MAX = 3 * 256 };
+
+/* Whether CD, from its initial state, decodes S[0..LEN) in one call,
+   then a flush, as T says it does.  */
 static bool
-follows_each (iconv_t cd, struct hold_table const *t, uint8_t b, bool b_held,
+agrees (iconv_t cd, struct hold_table const *t, uint8_t const *s, size_t len)
+{
+  uint8_t out[4 * TRY_MAX + 4 * PIVOT_MIN_ROOM];
+  ucs4_t want[TRY_MAX];
+  char *op;
+  size_t k, m, used, bytes, ol;
+  int err;
+
+  iconv (cd, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (cd, s, len, out, sizeof out, &used, &err);
+  if (err != 0 || used != len)
+    return false;
+  op = (char *) out + bytes;
+  ol = sizeof out - bytes;
+  iconv (cd, NULL, NULL, &op, &ol);
+  bytes = sizeof out - ol;
+  m = simulate (t, s, len, want);
+  if (bytes != 4 * m)
+    return false;
+  for (k = 0; k < m; k++)
+    if (get32le (out + 4 * k) != want[k])
+      return false;
+  return true;
+}
+
+/* Whether CD, from its initial state, decodes B after each held byte,
+   HELD[0..NHELD), as T says: H1 B H2 B ... HN B in one call, then a
+   flush.  So B is tried after each held letter, and each held letter
+   after B, in one call instead of one a pair.  */
+static bool
+follows_each (iconv_t cd, struct hold_table const *t, uint8_t b,
               uint8_t const *held, size_t nheld)
 {
-  uint8_t s[512], out[4 * 512 + 4 * PIVOT_MIN_ROOM];
+  uint8_t s[TRY_MAX];
+  size_t k, len = 2 * nheld;
+  for (k = 0; k < len; k++)
+    s[k] = k % 2 ? b : held[k / 2];
+  return agrees (cd, t, s, len);
+}
+
+/* Whether CD, from its initial state, gives the value C at once for
+   the held byte H and then the mark B, and nothing for the flush.  */
+static bool
+composes_at_once (iconv_t cd, uint8_t h, uint8_t b, ucs4_t c)
+{
+  uint8_t s[2] = { h, b };
+  ucs4_t gave[2], flushed;
+  size_t ngave, nflush;
+  iconv (cd, NULL, NULL, NULL, NULL);
+  return (convert_then_flush (cd, s, 2, gave, &ngave, &flushed, &nflush)
+          && ngave == 1 && gave[0] == c && nflush == 0);
+}
+
+/* Learn B as the mark of row ROW of T: what it gives after each held
+   byte, HELD[0..NHELD), from H1 B H2 B ... HN B in one call and a
+   flush: after each, a value that is not the letter's (what the two
+   compose to), or the letter's and then B's.  A pair that composes is
+   then converted alone, and must give that at once and nothing for the
+   flush.  Whether B did all that.  */
+static bool
+learn_mark (iconv_t cd, struct hold_table *t, uint8_t b, unsigned int row,
+            uint8_t const *held, size_t nheld)
+{
+  uint8_t s[TRY_MAX], out[4 * TRY_MAX + 4 * PIVOT_MIN_ROOM];
   char *op;
   size_t k, m = 0, used, bytes, ol, len = 2 * nheld;
-  ucs4_t prev = 0;
-  bool holding = false;
   int err;
 
   for (k = 0; k < len; k++)
@@ -137,29 +237,70 @@ follows_each (iconv_t cd, struct hold_table const *t, uint8_t b, bool b_held,
   op = (char *) out + bytes;
   ol = sizeof out - bytes;
   iconv (cd, NULL, NULL, &op, &ol);
-  bytes = sizeof out - ol;
-  /* What the table says they give: each letter held is given out at
-     the next byte, or by the flush.  */
-  for (k = 0; k <= len; k++)
+  bytes = (sizeof out - ol) / 4;
+  for (k = 0; k < nheld; k++)
     {
-      if (holding)
+      ucs4_t x = m < bytes ? get32le (out + 4 * m) : 0;
+      if (x == t->value[held[k]])
         {
-          if (4 * m + 4 > bytes || get32le (out + 4 * m) != prev)
+          if (m + 1 >= bytes || get32le (out + 4 * m + 4) != t->value[b])
             return false;
+          x = 0;
           m++;
         }
-      if (k == len)
-        break;
-      prev = t->value[s[k]];
-      holding = k % 2 ? b_held : true;
-      if (!holding)
-        {
-          if (4 * m + 4 > bytes || get32le (out + 4 * m) != prev)
-            return false;
-          m++;
-        }
+      else if (x == 0 || !composes_at_once (cd, held[k], b, x))
+        return false;
+      t->compose[row][held[k]] = x;
+      m++;
     }
-  return 4 * m == bytes;
+  t->cls[b] = HOLD_MARK;
+  t->mark[b] = (uint8_t) row;
+  return m == bytes;
+}
+
+/* Whether CD decodes each held byte, HELD[0..NHELD), then the mark B,
+   then each byte T decodes, ALL[0..NALL), as T says: all in one call,
+   with as many triples as the longer list needs.  */
+static bool
+mark_agrees (iconv_t cd, struct hold_table const *t, uint8_t b,
+             uint8_t const *held, size_t nheld, uint8_t const *all,
+             size_t nall)
+{
+  uint8_t s[TRY_MAX];
+  size_t k, len = 0, n = nheld > nall ? nheld : nall;
+  for (k = 0; k < n; k++)
+    {
+      s[len++] = held[k % nheld];
+      s[len++] = b;
+      s[len++] = all[k % nall];
+    }
+  return agrees (cd, t, s, len);
+}
+
+/* Learn the marks of T, the bytes that alone were HOLD_PLAIN but did
+   otherwise after some held letter, CAND[0..NCAND): each HOLD_MARK,
+   if they all do as T then says, or else HOLD_STOP.  */
+static void
+learn_marks (iconv_t cd, struct hold_table *t, uint8_t const *cand,
+             size_t ncand, uint8_t const *held, size_t nheld)
+{
+  uint8_t all[256];
+  size_t k, nall = 0, nmarks = 0;
+  bool ok = true;
+  unsigned int b;
+
+  for (k = 0; k < ncand && ok; k++)
+    ok = nmarks < HOLD_MARKS
+         && learn_mark (cd, t, cand[k], (unsigned int) nmarks++, held, nheld);
+  for (b = 0; b < 256; b++)
+    if (t->cls[b] != HOLD_STOP)
+      all[nall++] = (uint8_t) b;
+  for (k = 0; k < ncand && ok; k++)
+    ok = mark_agrees (cd, t, cand[k], held, nheld, all, nall);
+  if (!ok)
+    for (k = 0; k < ncand; k++)
+      t->cls[cand[k]] = HOLD_STOP;
+  t->marks = ok;
 }
 
 static struct hold_table *
@@ -167,13 +308,13 @@ hold_table_new (char const *fromcode)
 {
   iconv_t cd = iconv_open ("UTF-32LE", fromcode);
   struct hold_table *t;
-  uint8_t held[256];
-  size_t nheld = 0;
+  uint8_t held[256], cand[256];
+  size_t nheld = 0, ncand = 0;
   unsigned int b;
 
   if (cd == (iconv_t) -1)
     return NULL;
-  t = xmalloc (sizeof *t);
+  t = xzalloc (sizeof *t);
   if (!classify_alone (cd, t))
     {
       iconv_close (cd);
@@ -183,14 +324,20 @@ hold_table_new (char const *fromcode)
   for (b = 0; b < 256; b++)
     if (t->cls[b] == HOLD_HELD)
       held[nheld++] = (uint8_t) b;
-  /* A byte that does otherwise after some held letter (a mark that
-     composes with it, or the like), or after which some held letter
-     does otherwise: iconv(3) decides what it does.  */
+  /* A byte that does otherwise after some held letter, or after which
+     some held letter does otherwise: iconv(3) decides what it does,
+     unless it is a mark that composes with some letters.  */
   for (b = 0; b < 256; b++)
     if (t->cls[b] != HOLD_STOP
-        && !follows_each (cd, t, (uint8_t) b, t->cls[b] == HOLD_HELD, held,
-                          nheld))
-      t->cls[b] = HOLD_STOP;
+        && !follows_each (cd, t, (uint8_t) b, held, nheld))
+      {
+        if (t->cls[b] == HOLD_PLAIN)
+          cand[ncand++] = (uint8_t) b;
+        t->cls[b] = HOLD_STOP;
+      }
+  if (ncand > 0)
+    learn_marks (cd, t, cand, ncand, held, nheld);
+  t->fast = ncand == 0 || t->cls[cand[0]] == HOLD_MARK;
   iconv_close (cd);
   return t;
 }
@@ -208,10 +355,11 @@ hold_table_of (struct memo_charset *cs, char const *fromcode)
   return cs->hold;
 }
 
-size_t
-hold_decode (struct hold_table const *t, struct decoder *d,
-             uint8_t const *in, size_t n, int64_t rel, struct pivot *p,
-             size_t room)
+/* hold_decode, for a table with marks (MARKS) or without, where the
+   test of a mark would cost each byte.  */
+static inline __attribute__ ((always_inline)) size_t
+hold_run (struct hold_table const *t, struct decoder *d, uint8_t const *in,
+          size_t n, int64_t rel, struct pivot *p, size_t room, bool marks)
 {
   ucs4_t *cp = p->cp;
   int64_t *off = p->off;
@@ -224,7 +372,7 @@ hold_decode (struct hold_table const *t, struct decoder *d,
   uint64_t newlines = 0, done_newlines = 0;
   /* The letter held (HOLDING), and the bytes consumed since the last
      call that gave values (0 or 1: SINCE).  */
-  ucs4_t held = 0;
+  uint8_t held = 0;
   bool holding = false;
   unsigned int since = 0;
 
@@ -232,20 +380,37 @@ hold_decode (struct hold_table const *t, struct decoder *d,
     {
       uint8_t b = in[i], c = cls[b];
       int64_t at = rel + (int64_t) i - since;
-      if (c == HOLD_STOP)
-        break;
-      if (holding)
+      if (marks ? c >= HOLD_MARK
+                  && (c == HOLD_STOP
+                      || (holding && t->compose[t->mark[b]][held]))
+                : c == HOLD_STOP)
         {
-          cp[len] = held;
+          if (c == HOLD_STOP)
+            break;
+          /* The letter and the mark, composed: one value.  */
+          cp[len] = t->compose[t->mark[b]][held];
           off[len] = at;
           nb[len] = (uint8_t) (since + 1);
-          newlines += held == 0x0A;
+          len++;
+          holding = false;
+          since = 0;
+          done = i + 1;
+          done_len = len;
+          done_newlines = newlines;
+          continue;
+        }
+      if (holding)
+        {
+          cp[len] = value[held];
+          off[len] = at;
+          nb[len] = (uint8_t) (since + 1);
+          newlines += value[held] == 0x0A;
           len++;
         }
       if (c == HOLD_HELD)
         {
           since = !holding;
-          held = value[b];
+          held = b;
           holding = true;
           continue;
         }
@@ -262,5 +427,70 @@ hold_decode (struct hold_table const *t, struct decoder *d,
     }
   p->len = done_len;
   d->newlines += done_newlines;
+  return done;
+}
+
+size_t
+hold_decode (struct hold_table const *t, struct decoder *d,
+             uint8_t const *in, size_t n, int64_t rel, struct pivot *p,
+             size_t room)
+{
+  return (t->marks ? hold_run (t, d, in, n, rel, p, room, true)
+          : hold_run (t, d, in, n, rel, p, room, false));
+}
+
+size_t
+hold_decode_utf8 (struct hold_table const *t, uint8_t const *in, size_t n,
+                  uint8_t *out, size_t cap, size_t *produced,
+                  uint64_t *newlines)
+{
+  uint8_t const *cls = t->cls;
+  ucs4_t const *value = t->value;
+  size_t i, o = 0, done = 0, done_o = 0;
+  uint64_t nl = 0, done_nl = 0;
+  uint8_t held = 0;
+  bool holding = false;
+
+  /* Each byte gives at most two values, of up to three bytes each.  */
+  for (i = 0; i < n && cap - o >= 8; i++)
+    {
+      uint8_t b = in[i], c = cls[b];
+      ucs4_t both;
+      if (c == HOLD_HELD)
+        {
+          if (holding)
+            {
+              o += (size_t) utf8_put (value[held], out + o);
+              nl += value[held] == 0x0A;
+            }
+          held = b;
+          holding = true;
+          continue;
+        }
+      if (c >= HOLD_MARK
+          && (c == HOLD_STOP
+              || (holding && (both = t->compose[t->mark[b]][held]) != 0)))
+        {
+          if (c == HOLD_STOP)
+            break;
+          o += (size_t) utf8_put (both, out + o);
+        }
+      else
+        {
+          if (holding)
+            {
+              o += (size_t) utf8_put (value[held], out + o);
+              nl += value[held] == 0x0A;
+            }
+          o += (size_t) utf8_put (value[b], out + o);
+          nl += value[b] == 0x0A;
+        }
+      holding = false;
+      done = i + 1;
+      done_o = o;
+      done_nl = nl;
+    }
+  *produced = done_o;
+  *newlines = done_nl;
   return done;
 }

@@ -16,17 +16,32 @@
 /* What a byte does, from the initial state and after a held letter.  */
 enum hold_class
 {
-  HOLD_STOP,                    /* Anything else: iconv(3) decides.  */
   HOLD_PLAIN,                   /* Gives its value at once, and gives a
                                    held letter out before it.  */
-  HOLD_HELD                     /* Held back as its value, and gives a
+  HOLD_HELD,                    /* Held back as its value, and gives a
                                    held letter out.  */
+  HOLD_MARK,                    /* As HOLD_PLAIN, but after a held letter
+                                   gives what the two compose to, where
+                                   they do (CP1258's marks).  */
+  HOLD_STOP                     /* Anything else: iconv(3) decides.  The
+                                   last two, for one test of both.  */
 };
+
+/* Marks a table may know.  */
+enum { HOLD_MARKS = 8 };
 
 struct hold_table
 {
   uint8_t cls[256];             /* enum hold_class.  */
+  uint8_t mark[256];            /* A HOLD_MARK byte's row of COMPOSE.  */
   ucs4_t value[256];
+  /* What a mark gives after a held byte, alone: or 0 when it gives the
+     letter and then its own value, as a HOLD_PLAIN byte would.  */
+  ucs4_t compose[HOLD_MARKS][256];
+  /* No byte that alone is HOLD_PLAIN is HOLD_STOP: for fast.c's path,
+     which would stop at each such mark (CP1255's points).  */
+  bool fast;
+  bool marks;                   /* Some byte is HOLD_MARK.  */
 };
 
 struct memo_charset;
@@ -47,10 +62,17 @@ struct hold_table const *hold_table_of (struct memo_charset *cs,
    stop where the bytes since the last HOLD_PLAIN one could not be
    decoded so (a HOLD_STOP byte, the end of IN, or P full), and take
    back what those gave: the bridge decodes them again with iconv(3).
-   Returns the bytes decoded, which end with a HOLD_PLAIN byte, after
-   which nothing is held.  */
+   Returns the bytes decoded, which end with a HOLD_PLAIN or HOLD_MARK
+   byte, after which nothing is held.  */
 size_t hold_decode (struct hold_table const *t, struct decoder *d,
                     uint8_t const *in, size_t n, int64_t rel,
                     struct pivot *p, size_t room);
+
+/* hold_decode for the fast path (fast.c): the values of the bytes
+   decoded written as UTF-8 at OUT, of room CAP, their length into
+   *PRODUCED and their line feeds into *NEWLINES.  */
+size_t hold_decode_utf8 (struct hold_table const *t, uint8_t const *in,
+                         size_t n, uint8_t *out, size_t cap,
+                         size_t *produced, uint64_t *newlines);
 
 #endif
