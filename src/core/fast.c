@@ -404,8 +404,9 @@ make_table_utf8 (ucs4_t const *t)
     }
 }
 
-/* Fill the single-byte tables from the codec's own step functions, so
-   that the fast path cannot disagree with it.  */
+/* Fill the single-byte tables from the codec's own step functions (or,
+   for a table code page's encoder, from the memo that its step
+   function reads), so that the fast path cannot disagree with it.  */
 static bool
 make_single_byte_tables (struct codec const *c, bool decoding)
 {
@@ -415,6 +416,7 @@ make_single_byte_tables (struct codec const *c, bool decoding)
   int64_t off[4] = { 0 };
   uint8_t nb[4] = { 0 };
   unsigned int b;
+  struct enc_memo const *memo;
 
   if (decoding)
     {
@@ -449,16 +451,22 @@ make_single_byte_tables (struct codec const *c, bool decoding)
       return true;
     }
 
+  /* A table code page of iconv(3): what its encoders' memo knows from
+     its bytes, without asking iconv(3) about the others, which the memo
+     learns as they come (utf8_to_table).  */
+  memo = iconv_table_memo (c);
   for (b = 0; b < 0x800; b++)
     {
       ucs4_t c1 = b;
       uint8_t buf[MAX_ENCODED];
       size_t one = 1, olen = 0;
+      uint64_t v = memo ? enc_memo_get (memo, b) : 0;
       encoder_init (&e, c);
       utf8_to_sb[b] = -1;
-      if (c->encode (&e, &c1, &one, buf, &olen, sizeof buf)
-          == ENCODE_INPUT_EMPTY && one == 1 && olen == 1)
-        utf8_to_sb[b] = buf[0];
+      if (memo ? (v & 0xF) == 1
+          : c->encode (&e, &c1, &one, buf, &olen, sizeof buf)
+            == ENCODE_INPUT_EMPTY && one == 1 && olen == 1)
+        utf8_to_sb[b] = memo ? (int16_t) (uint8_t) (v >> 8) : buf[0];
       else if (b < 0x80)
         return false;
       else
