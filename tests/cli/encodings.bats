@@ -157,36 +157,66 @@ translit_cases() {
   conv 0 'd7a9efbfbdd781' '\xf9\xfb\xd1' -f CP1255 -e replace
 }
 
+# marks_as_iconv CHARSET LINE HEAD BYTES: 120 lines of LINE (printf's
+# escapes) in CHARSET decode as iconv(1) decodes them, at four block
+# sizes: enough lines for the table of what each byte does (made after
+# 64 letters held).  Then the same with byte 81 (invalid) after the
+# first HEAD characters of line 101 (BYTES bytes once printed): strict
+# stops there with the held letter out first, and replace goes on with
+# the mark after it composing with nothing.
+marks_as_iconv() {
+  local cs=$1 line=$2 head=$3 bytes=$4 text= bad rest bs i
+  for ((i = 0; i < 120; i++)); do text+=$line; done
+  printf "$text" >marked
+  iconv -f "$cs" -t UTF-8 marked >want
+  bad=${text:0:$((100 * ${#line}))}${line:0:${#head}}
+  [ "${line:0:${#head}}" = "$head" ] || fail "HEAD is no start of LINE"
+  rest=${text:$((100 * ${#line} + ${#head}))}
+  printf "$bad" >head
+  printf "$rest" >tail
+  printf "$bad\\x81$rest" >marked-bad
+  iconv -f "$cs" -t UTF-8 head >want-head
+  { cat want-head; printf '\xef\xbf\xbd'; iconv -f "$cs" -t UTF-8 tail; } >want-replaced
+  local where="utf8conv: marked-bad:101: byte $((100 * $(printf "$line" | wc -c) + bytes)): invalid $cs: 81 (invalid byte)"
+  for bs in 65536 7 3 1; do
+    "$UTF8CONV" -f "$cs" --block-size=$bs marked >got
+    cmp got want || fail "$cs, block size $bs: not what iconv(1) gives"
+    run -1 --separate-stderr "$UTF8CONV" -f "$cs" --block-size=$bs marked-bad
+    assert_equal "$stderr" "$where"
+    "$UTF8CONV" -f "$cs" --block-size=$bs marked-bad >got 2>/dev/null && fail "$cs, block size $bs: exit 0"
+    cmp got want-head || fail "$cs, block size $bs: strict output"
+    run -0 --separate-stderr "$UTF8CONV" -f "$cs" -e replace --block-size=$bs marked-bad
+    assert_equal "$stderr" "$where; 1 error replaced in this file"
+    "$UTF8CONV" -f "$cs" -e replace --block-size=$bs marked-bad >got 2>/dev/null
+    cmp got want-replaced || fail "$cs, block size $bs: replaced output"
+  done
+}
+
 @test "CP1258's tone marks compose with the letter held before them, as in iconv(1), at every block size and policy" {
   require_full_iconv
   # "Tiếng Việt": ê, then a combining acute or dot below (EC, F2), which
   # glibc composes with the letter it holds; marks after a letter that
-  # has no such composite, and alone.  120 lines: enough for the table
-  # of what each byte does, made after 64 letters held.
-  local line='Ti\xea\xecng Vi\xea\xf2t a\xde\xd2 \xcc\n' text= bad bs i
-  for ((i = 0; i < 120; i++)); do text+=$line; done
-  printf "$text" >vi
-  iconv -f CP1258 -t UTF-8 vi >want
-  # The same, with an invalid byte between a letter and its mark on line
-  # 101: the letter comes out before the error, and the mark after it
-  # composes with nothing.
-  bad=${text:0:$((100 * ${#line}))}
-  printf "${bad}Ti\xea" >head
-  printf "\xecng${text:$((100 * ${#line} + 12))}" >tail
-  printf "${bad}Ti\xea\x81\xecng${text:$((100 * ${#line} + 12))}" >vi-bad
-  { iconv -f CP1258 -t UTF-8 head; printf '\xef\xbf\xbd'; iconv -f CP1258 -t UTF-8 tail; } >want-replaced
-  iconv -f CP1258 -t UTF-8 head >want-head
+  # has no such composite, and alone.
+  marks_as_iconv CP1258 'Ti\xea\xecng Vi\xea\xf2t a\xde\xd2 \xcc\n' 'Ti\xea' 3
+}
+
+@test "CP1255's points compose with the letter held before them, and again with the next, as in iconv(1)" {
+  require_full_iconv
+  # Shin, shin dot, dagesh (U+FB2C, through U+FB2A held for the
+  # dagesh); alef with qamats, bet with dagesh, yod with hiriq; a point
+  # after a space; a point that composes with nothing.
+  marks_as_iconv CP1255 '\xf9\xd1\xcc\xe0\xc8 \xe1\xcc\xe9\xc4\xec \xc8\xf9\xd2\xcc\xc8\n' '\xf9\xd1' 2
+  # Where the composed letters are, once the table is made (100 lines of
+  # letters held, each line's newline after a full stop, after which
+  # the table is used): ISO-8859-8 has the letters, not the points.
+  local plain= i bs
+  for ((i = 0; i < 100; i++)); do plain+='\xf9\xec\xe5\xed.\n'; done
+  printf "$plain"'\xf9\xd1\xcc\xe0\xe9\xc4\n' >off
   for bs in 65536 7 3 1; do
-    "$UTF8CONV" -f CP1258 --block-size=$bs vi >got
-    cmp got want || fail "block size $bs: not what iconv(1) gives"
-    run -1 --separate-stderr "$UTF8CONV" -f CP1258 --block-size=$bs vi-bad
-    assert_equal "$stderr" "utf8conv: vi-bad:101: byte 1903: invalid CP1258: 81 (invalid byte)"
-    "$UTF8CONV" -f CP1258 --block-size=$bs vi-bad >got 2>/dev/null && fail "block size $bs: exit 0"
-    cmp got want-head || fail "block size $bs: strict output"
-    run -0 --separate-stderr "$UTF8CONV" -f CP1258 -e replace --block-size=$bs vi-bad
-    assert_equal "$stderr" "utf8conv: vi-bad:101: byte 1903: invalid CP1258: 81 (invalid byte); 1 error replaced in this file"
-    "$UTF8CONV" -f CP1258 -e replace --block-size=$bs vi-bad >got 2>/dev/null
-    cmp got want-replaced || fail "block size $bs: replaced output"
+    run -1 --separate-stderr "$UTF8CONV" -f CP1255 -t ISO-8859-8 --block-size=$bs off
+    assert_equal "$stderr" "utf8conv: off:101: byte 600: cannot encode U+FB2C in ISO-8859-8: F9 D1 CC (unencodable character)"
+    run -0 --separate-stderr "$UTF8CONV" -f CP1255 -t ISO-8859-8 -e replace --block-size=$bs off
+    assert_equal "$stderr" "utf8conv: off:101: byte 600: cannot encode U+FB2C in ISO-8859-8: F9 D1 CC (unencodable character); 2 errors replaced in this file"
   done
 }
 

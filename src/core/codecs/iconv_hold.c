@@ -18,19 +18,20 @@
    byte that is illegal or does something else alone.
 
    Except a mark: a byte HOLD_PLAIN alone which, after a held letter,
-   gives either what the two compose to, alone, or the letter and then
-   its own value, and leaves nothing held either way (CP1258's five
-   tone marks).  What it gives after each held letter is learned from
-   one call of all the pairs and a flush; each pair that composes is
-   then converted alone, and must give its letter at once and nothing
-   for the flush.  The table is then checked in one call a mark, of
-   triples: a held letter, the mark, a byte of any kind; each held
-   letter and each byte is in one.  A mark after which a composed letter
-   is held again (CP1255's points: shin and shin dot, then dagesh)
-   leaves it to the flush, and then every mark is HOLD_STOP.  So,
-   from the initial state, any sequence of HOLD_PLAIN, HOLD_HELD and
-   HOLD_MARK bytes goes through states the table has seen: nothing held,
-   or one letter held as it was.
+   gives either the letter and then its own value (as HOLD_PLAIN), or
+   what the two compose to and nothing held (CP1258's tone marks), or
+   nothing, holding what they compose to for a mark that may follow
+   (CP1255's points: shin and shin dot, until a dagesh).  Such a letter
+   is a state of its own, by its value; what each mark does in each
+   state is learned from a call of the bytes that lead there and the
+   mark, then a flush.  The table is then checked, in one call a mark,
+   with triples (a held letter, the mark, a byte of any kind: each held
+   letter and each byte is in one), and in one call for each letter
+   composed and held, with the bytes that first led there before each
+   byte.  Anything else, and every mark is HOLD_STOP.  So, from the
+   initial state, any sequence of HOLD_PLAIN, HOLD_HELD and HOLD_MARK
+   bytes goes through states the table has seen: nothing held, or one
+   letter held as it was.
 
    The bridge's bookkeeping, which hold_decode follows: each call
    consumes one byte (the charset has no longer character).  A call
@@ -42,8 +43,8 @@
    of the byte after it and a length of 1.
 
    hold_decode runs only from the initial state, and ends after a
-   HOLD_PLAIN or HOLD_MARK byte, after which nothing is held and the bridge's
-   bookkeeping is back where it started; what came after that byte it
+   HOLD_PLAIN or HOLD_MARK byte after which nothing is held and the
+   bridge's bookkeeping is back where it started; what came after that byte it
    takes back and leaves to iconv(3).  The bridge knows it is in the
    initial state again when a call at a HOLD_PLAIN byte, after a call
    that gave values, gives that byte's value alone.  */
@@ -122,6 +123,35 @@ classify_alone (iconv_t cd, struct hold_table *t)
   return any;
 }
 
+/* One step of T from the state *ST (*HOLDING: one is held) at the byte
+   B: the values it gives into OUT (up to two); how many.  */
+static size_t
+step (struct hold_table const *t, unsigned int *st, bool *holding,
+      uint8_t b, ucs4_t *out)
+{
+  uint8_t c = t->cls[b];
+  uint32_t a = c == HOLD_MARK && *holding ? t->act[t->mark[b]][*st] : 0;
+  size_t m = 0;
+  if (a & HOLD_KEEP)
+    {
+      *st = a & HOLD_WHAT;
+      return 0;
+    }
+  if (a & HOLD_GIVE)
+    {
+      out[0] = a & HOLD_WHAT;
+      *holding = false;
+      return 1;
+    }
+  if (*holding)
+    out[m++] = t->held[*st];
+  *holding = c == HOLD_HELD;
+  *st = b;
+  if (!*holding)
+    out[m++] = t->value[b];
+  return m;
+}
+
 /* What T says the bytes S[0..LEN) give from the initial state, flush
    included: the values, into OUT (room for LEN); how many.  */
 static size_t
@@ -129,33 +159,18 @@ simulate (struct hold_table const *t, uint8_t const *s, size_t len,
           ucs4_t *out)
 {
   size_t m = 0, k;
+  unsigned int st = 0;
   bool holding = false;
-  uint8_t held = 0;
   for (k = 0; k < len; k++)
-    {
-      uint8_t b = s[k], c = t->cls[b];
-      ucs4_t both = c == HOLD_MARK && holding
-                    ? t->compose[t->mark[b]][held] : 0;
-      if (both != 0)
-        {
-          out[m++] = both;
-          holding = false;
-          continue;
-        }
-      if (holding)
-        out[m++] = t->value[held];
-      holding = c == HOLD_HELD;
-      held = b;
-      if (!holding)
-        out[m++] = t->value[b];
-    }
+    m += step (t, &st, &holding, s[k], out + m);
   if (holding)
-    out[m++] = t->value[held];
+    out[m++] = t->held[st];
   return m;
 }
 
-/* Sequences tried in one call: up to three bytes for each byte value.  */
-enum { TRY_MAX = 3 * 256 };
+/* Sequences tried in one call: up to HOLD_PATH + 1 bytes for each byte
+   value.  */
+enum { TRY_MAX = (HOLD_PATH + 1) * 256 };
 
 /* Whether CD, from its initial state, decodes S[0..LEN) in one call,
    then a flush, as T says it does.  */
@@ -200,81 +215,113 @@ follows_each (iconv_t cd, struct hold_table const *t, uint8_t b,
   return agrees (cd, t, s, len);
 }
 
-/* Whether CD, from its initial state, gives the value C at once for
-   the held byte H and then the mark B, and nothing for the flush.  */
+/* Whether CD, from its initial state, decodes PATH[0..LEN) (which leads
+   to a state of T) before each byte T decodes, ALL[0..NALL), as T
+   says, in one call.  */
 static bool
-composes_at_once (iconv_t cd, uint8_t h, uint8_t b, ucs4_t c)
-{
-  uint8_t s[2] = { h, b };
-  ucs4_t gave[2], flushed;
-  size_t ngave, nflush;
-  iconv (cd, NULL, NULL, NULL, NULL);
-  return (convert_then_flush (cd, s, 2, gave, &ngave, &flushed, &nflush)
-          && ngave == 1 && gave[0] == c && nflush == 0);
-}
-
-/* Learn B as the mark of row ROW of T: what it gives after each held
-   byte, HELD[0..NHELD), from H1 B H2 B ... HN B in one call and a
-   flush: after each, a value that is not the letter's (what the two
-   compose to), or the letter's and then B's.  A pair that composes is
-   then converted alone, and must give that at once and nothing for the
-   flush.  Whether B did all that.  */
-static bool
-learn_mark (iconv_t cd, struct hold_table *t, uint8_t b, unsigned int row,
-            uint8_t const *held, size_t nheld)
-{
-  uint8_t s[TRY_MAX], out[4 * TRY_MAX + 4 * PIVOT_MIN_ROOM];
-  char *op;
-  size_t k, m = 0, used, bytes, ol, len = 2 * nheld;
-  int err;
-
-  for (k = 0; k < len; k++)
-    s[k] = k % 2 ? b : held[k / 2];
-  iconv (cd, NULL, NULL, NULL, NULL);
-  bytes = bridge_convert (cd, s, len, out, sizeof out, &used, &err);
-  if (err != 0 || used != len)
-    return false;
-  op = (char *) out + bytes;
-  ol = sizeof out - bytes;
-  iconv (cd, NULL, NULL, &op, &ol);
-  bytes = (sizeof out - ol) / 4;
-  for (k = 0; k < nheld; k++)
-    {
-      ucs4_t x = m < bytes ? get32le (out + 4 * m) : 0;
-      if (x == t->value[held[k]])
-        {
-          if (m + 1 >= bytes || get32le (out + 4 * m + 4) != t->value[b])
-            return false;
-          x = 0;
-          m++;
-        }
-      else if (x == 0 || !composes_at_once (cd, held[k], b, x))
-        return false;
-      t->compose[row][held[k]] = x;
-      m++;
-    }
-  t->cls[b] = HOLD_MARK;
-  t->mark[b] = (uint8_t) row;
-  return m == bytes;
-}
-
-/* Whether CD decodes each held byte, HELD[0..NHELD), then the mark B,
-   then each byte T decodes, ALL[0..NALL), as T says: all in one call,
-   with as many triples as the longer list needs.  */
-static bool
-mark_agrees (iconv_t cd, struct hold_table const *t, uint8_t b,
-             uint8_t const *held, size_t nheld, uint8_t const *all,
-             size_t nall)
+path_agrees (iconv_t cd, struct hold_table const *t, uint8_t const *path,
+             size_t len, uint8_t const *all, size_t nall)
 {
   uint8_t s[TRY_MAX];
-  size_t k, len = 0, n = nheld > nall ? nheld : nall;
-  for (k = 0; k < n; k++)
+  size_t k, n = 0;
+  for (k = 0; k < nall; k++)
     {
-      s[len++] = held[k % nheld];
-      s[len++] = b;
-      s[len++] = all[k % nall];
+      memcpy (s + n, path, len);
+      n += len;
+      s[n++] = all[k];
     }
-  return agrees (cd, t, s, len);
+  return agrees (cd, t, s, n);
+}
+
+/* What the mark B does in the state ST of T, which the held bytes
+   S[0..LEN) lead to, from what CD gives for them and B from its initial
+   state, then for a flush, into *ACT: without HOLD_KEEP's state, whose
+   value goes to *KEPT.  False for anything else.  */
+static bool
+mark_act (iconv_t cd, struct hold_table const *t, uint8_t const *s,
+          size_t len, unsigned int st, uint8_t b, uint32_t *act,
+          ucs4_t *kept)
+{
+  uint8_t path[HOLD_PATH + 1];
+  ucs4_t gave[2], flushed = 0;
+  size_t ngave, nflush;
+  memcpy (path, s, len);
+  path[len] = b;
+  iconv (cd, NULL, NULL, NULL, NULL);
+  if (!convert_then_flush (cd, path, len + 1, gave, &ngave, &flushed,
+                           &nflush))
+    return false;
+  if (ngave == 2 && nflush == 0 && gave[0] == t->held[st]
+      && gave[1] == t->value[b])
+    *act = 0;
+  else if (ngave == 1 && nflush == 0 && gave[0] != 0
+           && gave[0] != t->held[st] && gave[0] <= HOLD_WHAT)
+    *act = HOLD_GIVE | gave[0];
+  else if (ngave == 0 && nflush == 1 && flushed != 0
+           && flushed <= HOLD_WHAT)
+    {
+      *act = HOLD_KEEP;
+      *kept = flushed;
+    }
+  else
+    return false;
+  return true;
+}
+
+/* The state of T that holds the composed letter W, which the bytes
+   S[0..LEN) lead to, made if need be (with them as its path), or -1
+   when T has no room for it.  */
+static int
+state_of (struct hold_table *t, ucs4_t w, uint8_t const *s, size_t len)
+{
+  unsigned int k;
+  for (k = 0; k < t->composed; k++)
+    if (t->held[256 + k] == w)
+      return 256 + (int) k;
+  if (k == HOLD_COMPOSED || len > HOLD_PATH)
+    return -1;
+  t->held[256 + k] = w;
+  memcpy (t->path[k], s, len);
+  t->path_len[k] = (uint8_t) len;
+  t->composed++;
+  return 256 + (int) k;
+}
+
+/* Learn what each mark MARKS[R] (row R) does in each state of T: after
+   each held byte HELD[0..NHELD), and after each letter composed and
+   held, as they come.  Whether all did what a table can say.  */
+static bool
+learn_acts (iconv_t cd, struct hold_table *t, uint8_t const *marks,
+            size_t nmarks, uint8_t const *held, size_t nheld)
+{
+  size_t q, r;
+
+  for (q = 0; q < nheld + t->composed; q++)
+    {
+      bool byte = q < nheld;
+      unsigned int st = byte ? held[q] : 256 + (unsigned int) (q - nheld);
+      uint8_t const *s = byte ? held + q : t->path[q - nheld];
+      size_t len = byte ? 1 : t->path_len[q - nheld];
+      for (r = 0; r < nmarks; r++)
+        {
+          uint32_t a;
+          ucs4_t kept = 0;
+          uint8_t next[HOLD_PATH + 1];
+          int to;
+          if (!mark_act (cd, t, s, len, st, marks[r], &a, &kept))
+            return false;
+          if (a == HOLD_KEEP)
+            {
+              memcpy (next, s, len);
+              next[len] = marks[r];
+              if ((to = state_of (t, kept, next, len + 1)) < 0)
+                return false;
+              a |= (uint32_t) to;
+            }
+          t->act[r][st] = a;
+        }
+    }
+  return true;
 }
 
 /* Learn the marks of T, the bytes that alone were HOLD_PLAIN but did
@@ -284,22 +331,42 @@ static void
 learn_marks (iconv_t cd, struct hold_table *t, uint8_t const *cand,
              size_t ncand, uint8_t const *held, size_t nheld)
 {
-  uint8_t all[256];
-  size_t k, nall = 0, nmarks = 0;
-  bool ok = true;
+  uint8_t all[256], trio[3 * 256];
+  size_t k, j, n, nall = 0;
+  bool ok = ncand <= HOLD_MARKS;
   unsigned int b;
 
   for (k = 0; k < ncand && ok; k++)
-    ok = nmarks < HOLD_MARKS
-         && learn_mark (cd, t, cand[k], (unsigned int) nmarks++, held, nheld);
+    {
+      t->cls[cand[k]] = HOLD_MARK;
+      t->mark[cand[k]] = (uint8_t) k;
+    }
+  ok = ok && learn_acts (cd, t, cand, ncand, held, nheld);
   for (b = 0; b < 256; b++)
     if (t->cls[b] != HOLD_STOP)
       all[nall++] = (uint8_t) b;
+  /* Each mark after each held letter, before each byte; then each
+     letter composed and held, by the bytes that led to it the first
+     time, before each byte.  */
+  n = nheld > nall ? nheld : nall;
   for (k = 0; k < ncand && ok; k++)
-    ok = mark_agrees (cd, t, cand[k], held, nheld, all, nall);
+    {
+      for (j = 0; j < n; j++)
+        {
+          trio[3 * j] = held[j % nheld];
+          trio[3 * j + 1] = cand[k];
+          trio[3 * j + 2] = all[j % nall];
+        }
+      ok = agrees (cd, t, trio, 3 * n);
+    }
+  for (k = 0; k < t->composed && ok; k++)
+    ok = path_agrees (cd, t, t->path[k], t->path_len[k], all, nall);
   if (!ok)
-    for (k = 0; k < ncand; k++)
-      t->cls[cand[k]] = HOLD_STOP;
+    {
+      for (k = 0; k < ncand; k++)
+        t->cls[cand[k]] = HOLD_STOP;
+      t->composed = 0;
+    }
   t->marks = ok;
 }
 
@@ -323,10 +390,13 @@ hold_table_new (char const *fromcode)
     }
   for (b = 0; b < 256; b++)
     if (t->cls[b] == HOLD_HELD)
-      held[nheld++] = (uint8_t) b;
+      {
+        held[nheld++] = (uint8_t) b;
+        t->held[b] = t->value[b];
+      }
   /* A byte that does otherwise after some held letter, or after which
      some held letter does otherwise: iconv(3) decides what it does,
-     unless it is a mark that composes with some letters.  */
+     unless it is a mark.  */
   for (b = 0; b < 256; b++)
     if (t->cls[b] != HOLD_STOP
         && !follows_each (cd, t, (uint8_t) b, held, nheld))
@@ -337,7 +407,7 @@ hold_table_new (char const *fromcode)
       }
   if (ncand > 0)
     learn_marks (cd, t, cand, ncand, held, nheld);
-  t->fast = ncand == 0 || t->cls[cand[0]] == HOLD_MARK;
+  t->fast = ncand == 0 || t->marks;
   iconv_close (cd);
   return t;
 }
@@ -370,25 +440,32 @@ hold_run (struct hold_table const *t, struct decoder *d, uint8_t const *in,
   /* As the bridge: no call once less than ROOM is left.  */
   size_t max = p->cap >= room ? p->cap - room : 0;
   uint64_t newlines = 0, done_newlines = 0;
-  /* The letter held (HOLDING), and the bytes consumed since the last
-     call that gave values (0 or 1: SINCE).  */
-  uint8_t held = 0;
+  /* The state held (HOLDING), and the bytes consumed since the last
+     call that gave values (SINCE).  */
+  unsigned int st = 0, since = 0;
   bool holding = false;
-  unsigned int since = 0;
 
   for (i = 0; i < n && len <= max; i++)
     {
       uint8_t b = in[i], c = cls[b];
       int64_t at = rel + (int64_t) i - since;
+      uint32_t a;
       if (marks ? c >= HOLD_MARK
                   && (c == HOLD_STOP
-                      || (holding && t->compose[t->mark[b]][held]))
+                      || (holding && (a = t->act[t->mark[b]][st]) != 0))
                 : c == HOLD_STOP)
         {
           if (c == HOLD_STOP)
             break;
+          if (a & HOLD_KEEP)
+            {
+              /* Composed, and held again: a call without values.  */
+              st = a & HOLD_WHAT;
+              since++;
+              continue;
+            }
           /* The letter and the mark, composed: one value.  */
-          cp[len] = t->compose[t->mark[b]][held];
+          cp[len] = a & HOLD_WHAT;
           off[len] = at;
           nb[len] = (uint8_t) (since + 1);
           len++;
@@ -401,16 +478,16 @@ hold_run (struct hold_table const *t, struct decoder *d, uint8_t const *in,
         }
       if (holding)
         {
-          cp[len] = value[held];
+          cp[len] = t->held[st];
           off[len] = at;
           nb[len] = (uint8_t) (since + 1);
-          newlines += value[held] == 0x0A;
+          newlines += t->held[st] == 0x0A;
           len++;
         }
       if (c == HOLD_HELD)
         {
           since = !holding;
-          held = b;
+          st = b;
           holding = true;
           continue;
         }
@@ -448,39 +525,44 @@ hold_decode_utf8 (struct hold_table const *t, uint8_t const *in, size_t n,
   ucs4_t const *value = t->value;
   size_t i, o = 0, done = 0, done_o = 0;
   uint64_t nl = 0, done_nl = 0;
-  uint8_t held = 0;
+  unsigned int st = 0;
   bool holding = false;
 
   /* Each byte gives at most two values, of up to three bytes each.  */
   for (i = 0; i < n && cap - o >= 8; i++)
     {
       uint8_t b = in[i], c = cls[b];
-      ucs4_t both;
+      uint32_t a;
       if (c == HOLD_HELD)
         {
           if (holding)
             {
-              o += (size_t) utf8_put (value[held], out + o);
-              nl += value[held] == 0x0A;
+              o += (size_t) utf8_put (t->held[st], out + o);
+              nl += t->held[st] == 0x0A;
             }
-          held = b;
+          st = b;
           holding = true;
           continue;
         }
       if (c >= HOLD_MARK
           && (c == HOLD_STOP
-              || (holding && (both = t->compose[t->mark[b]][held]) != 0)))
+              || (holding && (a = t->act[t->mark[b]][st]) != 0)))
         {
           if (c == HOLD_STOP)
             break;
-          o += (size_t) utf8_put (both, out + o);
+          if (a & HOLD_KEEP)
+            {
+              st = a & HOLD_WHAT;
+              continue;
+            }
+          o += (size_t) utf8_put (a & HOLD_WHAT, out + o);
         }
       else
         {
           if (holding)
             {
-              o += (size_t) utf8_put (value[held], out + o);
-              nl += value[held] == 0x0A;
+              o += (size_t) utf8_put (t->held[st], out + o);
+              nl += t->held[st] == 0x0A;
             }
           o += (size_t) utf8_put (value[b], out + o);
           nl += value[b] == 0x0A;

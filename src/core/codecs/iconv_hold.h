@@ -27,19 +27,35 @@ enum hold_class
                                    last two, for one test of both.  */
 };
 
-/* Marks a table may know.  */
-enum { HOLD_MARKS = 8 };
+/* Marks a table may know; letters composed and held again (CP1255's
+   shin with shin dot, until a dagesh may follow) it may know, and the
+   marks that may lead to one from a held byte.  */
+enum { HOLD_MARKS = 32, HOLD_COMPOSED = 64, HOLD_PATH = 4 };
+enum { HOLD_STATES = 256 + HOLD_COMPOSED };
+
+/* What a mark does after a held letter (hold_table.act): 0, give the
+   letter and then its own value, as a HOLD_PLAIN byte; HOLD_GIVE and a
+   value, give what the two compose to; HOLD_KEEP and a state, give
+   nothing and hold what they compose to, the state's.  */
+enum { HOLD_GIVE = 0x40000000, HOLD_KEEP = 0x20000000,
+       HOLD_WHAT = 0x1FFFFF };
 
 struct hold_table
 {
   uint8_t cls[256];             /* enum hold_class.  */
-  uint8_t mark[256];            /* A HOLD_MARK byte's row of COMPOSE.  */
+  uint8_t mark[256];            /* A HOLD_MARK byte's row of ACT.  */
   ucs4_t value[256];
-  /* What a mark gives after a held byte, alone: or 0 when it gives the
-     letter and then its own value, as a HOLD_PLAIN byte would.  */
-  ucs4_t compose[HOLD_MARKS][256];
+  /* What each state holds: a HOLD_HELD byte's value (states 0-255, by
+     the byte), or a letter composed and held again (256 on).  */
+  ucs4_t held[HOLD_STATES];
+  uint32_t act[HOLD_MARKS][HOLD_STATES];
+  unsigned int composed;        /* States from 256 on.  */
+  /* The bytes that first led to each of those, from the initial state
+     (for the checks of the table).  */
+  uint8_t path[HOLD_COMPOSED][HOLD_PATH];
+  uint8_t path_len[HOLD_COMPOSED];
   /* No byte that alone is HOLD_PLAIN is HOLD_STOP: for fast.c's path,
-     which would stop at each such mark (CP1255's points).  */
+     which would stop at each such mark.  */
   bool fast;
   bool marks;                   /* Some byte is HOLD_MARK.  */
 };
