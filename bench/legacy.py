@@ -115,6 +115,48 @@ def multi_text(codec, ranges, size, seed):
     return ''.join(out)
 
 
+def marked_text(kind, size, seed):
+    """UTF-8 text with letters that take combining marks in the code
+    pages whose decoders hold a letter back: Vietnamese syllables with
+    tones (CP1258 and TCVN write most as a letter and a mark), or Hebrew
+    with points (CP1255: shin, shin dot and dagesh compose twice)."""
+    import unicodedata
+    rng = random.Random(seed)
+    if kind == 'vietnamese':
+        vowels = [unicodedata.normalize('NFC', v + t)
+                  for v in 'aăâeêioôơuưy'
+                  for t in ('', '\u0300', '\u0301', '\u0309', '\u0303',
+                            '\u0323')]
+        onsets = ['', 'b', 'c', 'd', 'đ', 'g', 'h', 'k', 'l', 'm', 'n',
+                  'ng', 'nh', 'ph', 'qu', 's', 't', 'th', 'tr', 'v', 'x']
+        finals = ['', '', 'c', 'ch', 'm', 'n', 'ng', 'nh', 'p', 't']
+        words = [rng.choice(onsets) + rng.choice(vowels) + rng.choice(finals)
+                 for _ in range(3000)]
+    else:
+        letters = [chr(c) for c in range(0x05D0, 0x05EB)]
+        points = [chr(c) for c in list(range(0x05B0, 0x05BA)) + [0x05BB,
+                                                                 0x05BC]]
+        words = []
+        for _ in range(3000):
+            w = ''
+            for _ in range(rng.randint(2, 6)):
+                c = rng.choice(letters)
+                if c == '\u05e9' and rng.random() < 0.5:
+                    c += rng.choice('\u05c1\u05c2') + (
+                        '\u05bc' if rng.random() < 0.3 else '')
+                elif rng.random() < 0.6:
+                    c += rng.choice(points)
+                w += c
+            words.append(w)
+    weights = [1.0 / (k + 1) for k in range(len(words))]
+    out, total = [], 0
+    while total < size:
+        line = ' '.join(rng.choices(words, weights, k=10)) + '.\n'
+        out.append(line)
+        total += len(line.encode('utf-8'))
+    return ''.join(out)
+
+
 def write_pair(cache, name, text, log):
     """NAME.utf8 and NAME.legacy in CACHE (kept); their paths."""
     u8 = os.path.join(cache, 'legacy-%s.utf8' % name)
@@ -231,17 +273,55 @@ def startup_rows(cache, u8c, log, ir):
     tiny = os.path.join(cache, 'legacy-tiny.koi8r')
     with open(tiny, 'wb') as f:
         f.write(b'\xf0\xd2\xc9\xd7\xc5\n')
+    tiny8 = os.path.join(cache, 'legacy-tiny.utf8')
+    with open(tiny8, 'wb') as f:
+        f.write('Привет\n'.encode('utf-8'))
     cmds = {'cat': ['cat', tiny], 'utf8conv': [u8c, '-f', 'KOI8-R', tiny],
-            'iconv': ['iconv', '-f', 'KOI8-R', '-t', 'UTF-8', tiny]}
+            'iconv': ['iconv', '-f', 'KOI8-R', '-t', 'UTF-8', tiny],
+            'utf8conv to': [u8c, '-t', 'KOI8-R', tiny8],
+            'iconv to': ['iconv', '-f', 'UTF-8', '-t', 'KOI8-R', tiny8]}
     med, _ = paired(cmds, 60)
-    lines = ['', '| 6-byte KOI8-R file | median ms | instructions |',
-             '|---|---|---|']
+    lines = ['', '| 6-byte KOI8-R file (or 13 bytes of UTF-8 to KOI8-R) '
+             '| median ms | instructions |', '|---|---|---|']
     for k in cmds:
         n = ir(cmds[k]) if ir else None
         lines.append('| %s | %.2f | %s |' % (' '.join(
             os.path.basename(a) for a in cmds[k][:-1]), 1000 * med[k],
             '–' if n is None else '{:,}'.format(n)))
     log('\n'.join(lines))
+    return lines
+
+
+def marks_rows(cache, u8c, log, ir, runs=11, size=2 << 20):
+    """Decoding text with marks in the code pages that hold a letter
+    back: CPU time and instructions (the whole run, the making of the
+    table of what each byte does included) against iconv(1)."""
+    lines = ['', '| decode | iconv CPU ms | utf8conv CPU ms | ratio '
+             '| instructions, ratio | output = iconv |',
+             '|---|---|---|---|---|---|']
+    for name, kind, seed in (('CP1258', 'vietnamese', 300),
+                             ('TCVN', 'vietnamese', 300),
+                             ('CP1255', 'hebrew', 301)):
+        u8 = os.path.join(cache, 'legacy-marks-%s.utf8' % kind)
+        lg = os.path.join(cache, 'legacy-marks-%s.legacy' % name)
+        if not os.path.exists(u8):
+            with open(u8, 'w', encoding='utf-8') as f:
+                f.write(marked_text(kind, size, seed))
+        if not os.path.exists(lg):
+            with open(lg, 'wb') as f:
+                subprocess.run(['iconv', '-c', '-f', 'UTF-8', '-t', name, u8],
+                               stdout=f, stderr=DEVNULL_W)
+        cmds = {'iconv': ['iconv', '-f', name, '-t', 'UTF-8', lg],
+                'utf8conv': [u8c, '-f', name, '-t', 'UTF-8', lg]}
+        check = 'ok' if same_output(cmds['iconv'], cmds['utf8conv']) \
+            else 'MISMATCH'
+        med, ratio = paired(cmds, runs, cpu_timed)
+        n = [ir(cmds[k]) if ir else None for k in ('utf8conv', 'iconv')]
+        insn = '–' if None in n else '%.2f' % (n[0] / n[1])
+        lines.append('| %s (%.1f MiB) | %.1f | %.1f | **%.2f** | %s | %s |' % (
+            name, os.path.getsize(lg) / (1 << 20), 1000 * med['iconv'],
+            1000 * med['utf8conv'], ratio['utf8conv'], insn, check))
+        log('   ' + lines[-1])
     return lines
 
 
@@ -300,6 +380,7 @@ def run(cache, u8c, runs, size, log, which, ir, every=False):
     os.makedirs(cache, exist_ok=True)
     lines = goal_rows(cache, u8c, runs, size, log, which, ir)
     lines += startup_rows(cache, u8c, log, ir)
+    lines += marks_rows(cache, u8c, log, ir)
     if every:
         lines += all_rows(cache, u8c, log)
     return lines
