@@ -36,7 +36,12 @@ enum
   /* Above it the ring would hold too much memory.  */
   MAX_BLOCK = 1 << 20,
   /* How much of the first block not_ascii looks at.  */
-  SAMPLE = 16384
+  SAMPLE = 16384,
+  /* What must be left after the first block: below it, the thread's
+     start and hand-overs cost more than reading on the side saves (on
+     a file of 1 MiB, UTF-8 to UTF-16LE: 4.3 ms of wall time against
+     3.8 ms with the plain loop, and 20% more processor time).  */
+  MIN_AHEAD = 2 << 20
 };
 
 struct readahead
@@ -179,7 +184,8 @@ readahead_start (int fd, size_t block, uint8_t const *first, size_t n)
     return NULL;
   slots = block <= 1 << 16 ? MAX_SLOTS : MAX_SLOTS / 2;
   at = lseek (fd, 0, SEEK_CUR);
-  if (at < 0 || st.st_size - at <= (off_t) (slots * block))
+  if (at < 0 || st.st_size - at <= (off_t) (slots * block)
+      || st.st_size - at <= MIN_AHEAD)
     return NULL;
 
   ra = calloc (1, sizeof *ra);
