@@ -331,7 +331,7 @@ static void
 learn_marks (iconv_t cd, struct hold_table *t, uint8_t const *cand,
              size_t ncand, uint8_t const *held, size_t nheld)
 {
-  uint8_t all[256], trio[3 * 256];
+  uint8_t all[256] = { 0 }, trio[3 * 256];
   size_t k, j, n, nall = 0;
   bool ok = ncand <= HOLD_MARKS;
   unsigned int b;
@@ -349,6 +349,7 @@ learn_marks (iconv_t cd, struct hold_table *t, uint8_t const *cand,
      letter composed and held, by the bytes that led to it the first
      time, before each byte.  */
   n = nheld > nall ? nheld : nall;
+  ok = ok && nall > 0 && nheld > 0;
   for (k = 0; k < ncand && ok; k++)
     {
       for (j = 0; j < n; j++)
