@@ -246,6 +246,69 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
   return none;
 }
 
+/* For shift_enc_utf8, in the state of two bytes: from IN[*I..N) the
+   characters of three bytes of UTF-8 that PAGE (a memo's) writes in
+   two bytes, to OUT[*W..], while *W is below END.  */
+static inline void
+pairs_utf8 (uint64_t *const *page, uint8_t const *in, size_t *i, size_t n,
+            uint8_t *out, size_t *w, size_t end)
+{
+  size_t k = *i, o = *w;
+  while (k + 3 <= n && o < end)
+    {
+      uint32_t b = in[k], c1 = in[k + 1] ^ 0x80u, c2 = in[k + 2] ^ 0x80u;
+      ucs4_t c = (b & 0x0F) << 12 | c1 << 6 | c2;
+      uint64_t const *pg;
+      uint64_t v;
+      if ((b & 0xF0) != 0xE0 || (c1 | c2) >= 0x40 || c < 0x800
+          || c - 0xD800 < 0x800 || !(pg = page[c >> 8])
+          || ((v = pg[c & 0xFF]) & 0x1F) != 2)
+        break;
+      out[o] = (uint8_t) (v >> 8);
+      out[o + 1] = (uint8_t) (v >> 16);
+      o += 2;
+      k += 3;
+    }
+  *i = k;
+  *w = o;
+}
+
+/* For shift_enc_utf8, in the state of one byte: from IN[*I..N) the
+   characters of one or two bytes of UTF-8 that PAGE writes in one
+   byte, to OUT[*W..], while *W is below END; their line feeds added to
+   *NL.  */
+static inline void
+singles_utf8 (uint64_t *const *page, uint8_t const *in, size_t *i, size_t n,
+              uint8_t *out, size_t *w, size_t end, uint64_t *nl)
+{
+  size_t k = *i, o = *w;
+  uint64_t lines = 0;
+  while (k < n && o < end)
+    {
+      ucs4_t c = in[k];
+      size_t r = 1;
+      uint64_t const *pg;
+      uint64_t v;
+      if (c >= 0x80)
+        {
+          uint32_t c1;
+          if (c < 0xC2 || c >= 0xE0 || k + 2 > n
+              || (c1 = in[k + 1] ^ 0x80u) >= 0x40)
+            break;
+          c = (c & 0x1F) << 6 | c1;
+          r = 2;
+        }
+      if (!(pg = page[c >> 8]) || ((v = pg[c & 0xFF]) & 0x1F) != 1)
+        break;
+      out[o++] = (uint8_t) (v >> 8);
+      lines += c == 0x0A;
+      k += r;
+    }
+  *i = k;
+  *w = o;
+  *nl += lines;
+}
+
 size_t
 shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
                 uint8_t *out, size_t *o, size_t cap, uint64_t *newlines,
@@ -262,8 +325,19 @@ shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
   while (i < n && w < end)
     {
       uint64_t v;
-      ucs4_t c = in[i];
+      ucs4_t c;
       int r = 1;
+      if (head)
+        {
+          /* Runs in the state they need: no shift, no head.  */
+          if (shifted)
+            pairs_utf8 (page, in, &i, n, out, &w, end);
+          else
+            singles_utf8 (page, in, &i, n, out, &w, end, &nl);
+          if (i == n || w >= end)
+            break;
+        }
+      c = in[i];
       if (c >= 0x80)
         {
           if ((r = utf8_short (in + i, n - i, &c)) == 0)
@@ -601,6 +675,7 @@ shift_enc_learn_utf8 (struct shift_enc *se, uint8_t const *in, size_t n)
 {
   ucs4_t cp[ENC_BATCH];
   uint64_t const *ascii = se->known.ascii;
+  uint64_t *const *page = se->known.page;
   size_t i = 0, k = 0, seen = 0;
   while (i < n && k < ENC_BATCH && seen++ < ENC_AHEAD)
     {
@@ -609,9 +684,11 @@ shift_enc_learn_utf8 (struct shift_enc *se, uint8_t const *in, size_t n)
       if (c >= 0x80 && (r = utf8_short (in + i, n - i, &c)) == 0)
         break;
       i += (size_t) r;
-      /* Only what SE does not know: IN[0] is such.  */
-      if (k == 0 || !((c < 0x80 && enc_memo_ascii (ascii, c))
-                      || enc_memo_get (&se->known, c) != 0))
+      /* Only what SE does not know: IN[0] is such.  (C is below
+         U+10000.)  */
+      if (k == 0
+          || ((!page || enc_memo_page_get (page, c) == 0)
+              && !(c < 0x80 && enc_memo_ascii (ascii, c))))
         cp[k++] = c;
     }
   return k > 0 && shift_enc_learn_ahead (se, cp, k) > 0;
