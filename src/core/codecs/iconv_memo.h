@@ -265,6 +265,33 @@ memo_pairs_utf8 (uint32_t const *nd, uint32_t e, uint8_t const *in,
   return j;
 }
 
+/* As memo_pairs_utf8, for the characters of one byte at IN[I] that the
+   memo's nodes ND know, IN[I] being such a byte, whose entry is E
+   (EBCDIC's letters, which are no ASCII).  */
+static inline size_t
+memo_singles_utf8 (uint32_t const *nd, uint32_t e, uint8_t const *in,
+                   size_t i, size_t n, uint8_t *out, size_t *o, size_t max,
+                   uint64_t *newlines, size_t *start)
+{
+  size_t j = i, w = *o;
+  uint64_t nl = 0;
+  do
+    {
+      ucs4_t c = e & MEMO_VALUE;
+      if (0xD800 <= c && c < 0xE000)
+        break;
+      w += (size_t) utf8_put (c, out + w);
+      nl += c == 0x0A;
+      *start = j;
+      j++;
+    }
+  while (j < n && w <= max
+         && ((e = nd[in[j]]) & (MEMO_CHILD | MEMO_CHAR)) == MEMO_CHAR);
+  *o = w;
+  *newlines += nl;
+  return j;
+}
+
 /* As memo_decode, but into UTF-8 in OUT[0..CAP), for fast.c's path:
    sets *PRODUCED to the bytes written and *NEWLINES to the U+000A
    decoded, and stops also before a value UTF-8 cannot hold, or where

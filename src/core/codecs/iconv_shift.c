@@ -845,31 +845,23 @@ ascii_utf8 (uint32_t const *nd, uint8_t const *in, size_t i, size_t n,
   return i + run;
 }
 
-/* As memo_pairs_utf8, for the characters of one byte at IN[I] that the
-   memo's nodes ND know, IN[I] being such a byte, whose entry is E
-   (EBCDIC's letters, which are no ASCII).  */
+/* shift_run's loops of their own into UTF-8, from IN[I], whose entry in
+   the nodes ND is E (SHIFTED: after SO): pairs after SO, runs of ASCII
+   that decode to themselves, and other characters of a byte.  Returns
+   where the one that ran stopped, or I.  */
 static inline size_t
-singles_utf8 (uint32_t const *nd, uint32_t e, uint8_t const *in, size_t i,
-              size_t n, uint8_t *out, size_t *o, size_t max,
-              uint64_t *newlines, size_t *start)
+runs_utf8 (uint32_t const *nd, uint32_t e, bool shifted, uint8_t const *in,
+           size_t i, size_t n, uint8_t *out, size_t *o, size_t max,
+           uint64_t *newlines, size_t *start)
 {
-  size_t j = i, w = *o;
-  uint64_t nl = 0;
-  do
-    {
-      ucs4_t c = e & MEMO_VALUE;
-      if (0xD800 <= c && c < 0xE000)
-        break;
-      w += (size_t) utf8_put (c, out + w);
-      nl += c == 0x0A;
-      *start = j;
-      j++;
-    }
-  while (j < n && w <= max
-         && ((e = nd[in[j]]) & (MEMO_CHILD | MEMO_CHAR)) == MEMO_CHAR);
-  *o = w;
-  *newlines += nl;
-  return j;
+  if (shifted && (e & MEMO_CHILD))
+    return memo_pairs_utf8 (nd, e, in, i, n, out, o, max, newlines, start);
+  if (e == (MEMO_CHAR | in[i]) && in[i] < 0x80)
+    return ascii_utf8 (nd, in, i, n, out, o, max, newlines, start);
+  if ((e & (MEMO_CHILD | MEMO_CHAR)) == MEMO_CHAR)
+    return memo_singles_utf8 (nd, e, in, i, n, out, o, max, newlines,
+                              start);
+  return i;
 }
 
 /* The root of a memo that knows nothing.  */
@@ -907,19 +899,9 @@ shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
       uint32_t e = nd[in[i]];
       size_t k;
       ucs4_t c;
-      /* Into UTF-8: pairs after SO, runs of ASCII that decode to
-         themselves, and other characters of a byte, in loops of their
-         own.  */
-      if (utf8 && ((shifted && (e & MEMO_CHILD)
-                    && (k = memo_pairs_utf8 (nd, e, in, i, n, s->out, &o,
-                                             max, &newlines, &start)) != i)
-                   || (e == (MEMO_CHAR | in[i]) && in[i] < 0x80
-                       && (k = ascii_utf8 (nd, in, i, n, s->out, &o, max,
-                                           &newlines, &start)) != i)
-                   || ((e & (MEMO_CHILD | MEMO_CHAR)) == MEMO_CHAR
-                       && (k = singles_utf8 (nd, e, in, i, n, s->out, &o,
-                                             max, &newlines, &start))
-                          != i)))
+      /* Into UTF-8: runs in loops of their own.  */
+      if (utf8 && (k = runs_utf8 (nd, e, shifted, in, i, n, s->out, &o, max,
+                                  &newlines, &start)) != i)
         {
           pre = 0;
           any = true;

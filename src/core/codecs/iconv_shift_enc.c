@@ -276,10 +276,12 @@ pairs_utf8 (uint64_t *const *page, uint8_t const *in, size_t *i, size_t n,
 /* For shift_enc_utf8, in the state of one byte: from IN[*I..N) the
    characters of one or two bytes of UTF-8 that PAGE writes in one
    byte, to OUT[*W..], while *W is below END; their line feeds added to
-   *NL.  */
-static inline void
-singles_utf8 (uint64_t *const *page, uint8_t const *in, size_t *i, size_t n,
-              uint8_t *out, size_t *w, size_t end, uint64_t *nl)
+   *NL.  It leaves ASCII that the memo writes as itself (its ASCII,
+   unless NULL) to shift_enc_utf8's faster loop of that.  */
+static inline __attribute__ ((always_inline)) void
+singles_utf8 (uint64_t *const *page, uint64_t const *ascii,
+              uint8_t const *in, size_t *i, size_t n, uint8_t *out,
+              size_t *w, size_t end, uint64_t *nl)
 {
   size_t k = *i, o = *w;
   uint64_t lines = 0;
@@ -298,6 +300,8 @@ singles_utf8 (uint64_t *const *page, uint8_t const *in, size_t *i, size_t n,
           c = (c & 0x1F) << 6 | c1;
           r = 2;
         }
+      else if (ascii && enc_memo_ascii (ascii, c))
+        break;
       if (!(pg = page[c >> 8]) || ((v = pg[c & 0xFF]) & 0x1F) != 1)
         break;
       out[o++] = (uint8_t) (v >> 8);
@@ -319,6 +323,9 @@ shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
   uint64_t nl = 0;
   uint64_t *const *page = se->known.page;
   bool shifted = se->shifted, head = se->head_out;
+  /* ASCII's letters as themselves (ISO-2022-KR): runs of ASCII are
+     worth a loop; EBCDIC's few controls are not.  */
+  bool letters = enc_memo_ascii (ascii, 'a');
   *none = false;
   if (!page)
     return 0;
@@ -333,7 +340,12 @@ shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
           if (shifted)
             pairs_utf8 (page, in, &i, n, out, &w, end);
           else
-            singles_utf8 (page, in, &i, n, out, &w, end, &nl);
+            {
+              if (letters)
+                singles_utf8 (page, ascii, in, &i, n, out, &w, end, &nl);
+              else
+                singles_utf8 (page, NULL, in, &i, n, out, &w, end, &nl);
+            }
           if (i == n || w >= end)
             break;
         }
