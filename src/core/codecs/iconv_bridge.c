@@ -586,7 +586,16 @@ learn (struct handle *h, uint8_t const *s, size_t k, int err,
       || err != 0)
     return;
   sight = memo_note (&h->memo, s, k, c);
-  if (sight == MEMO_FIRST && k >= 2 && !h->shift.shifted)
+  if (sight == MEMO_FIRST && k == 1 && !h->shift.shifted)
+    {
+      /* A new character of one byte: all of them, as the probe found
+         them, in the initial state or the one the memo follows.  */
+      if (!h->charset->decided)
+        shift_probe_charset (h->charset, h->fromcode);
+      if (h->charset->suits || (h->charset->shifting && h->shift.on))
+        memo_learn_singles (&h->memo, h->charset);
+    }
+  else if (sight == MEMO_FIRST && k >= 2 && !h->shift.shifted)
     {
       /* A new character of several bytes: learn its neighbours too.  */
       if (!h->charset->decided)

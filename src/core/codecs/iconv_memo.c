@@ -327,6 +327,23 @@ note_same (struct memo *m, uint8_t const *s, size_t len, uint32_t e,
 }
 
 void
+memo_learn_singles (struct memo *m, struct memo_charset const *cs)
+{
+  size_t k;
+  for (k = 0; k < cs->nsingle; k++)
+    {
+      bool clash;
+      uint32_t *e = entry_of (m, cs->single + k, 1, true, &clash);
+      ucs4_t c = cs->single_cp[k];
+      if (e && c <= 0x10FFFF && (*e == 0 || *e == (MEMO_SEEN | c)))
+        {
+          note_same (m, cs->single + k, 1, *e, c);
+          *e = MEMO_CHAR | c;
+        }
+    }
+}
+
+void
 memo_trust (struct memo *m, uint8_t const *s, size_t len)
 {
   bool clash;

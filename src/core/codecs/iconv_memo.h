@@ -189,6 +189,12 @@ void memo_learn_around (struct memo *m, iconv_t probe,
                         struct memo_charset const *cs, uint8_t const *s,
                         size_t len);
 
+/* Let memo_decode use every character of one byte of CS at once: what
+   its probe found each to give alone, and all together, forwards and
+   backwards, from the initial state (memo_probe_charset), which is as
+   much as memo_check shows of one.  */
+void memo_learn_singles (struct memo *m, struct memo_charset const *cs);
+
 /* Let memo_decode use the character S[0..LEN), seen once before.  */
 void memo_trust (struct memo *m, uint8_t const *s, size_t len);
 
