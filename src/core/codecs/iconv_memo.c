@@ -42,7 +42,9 @@
    into one value from where no character was begun, and each of their
    shorter beginnings as one iconv() said EINVAL about: what the
    shortest-prefix loop found out.  A character is noted the first
-   time and used from the second on (once it is checked, above), so that text in which nothing repeats costs little more, and
+   time and used from the second on (once it is checked, above), so that text in which nothing repeats costs little more
+   (the characters of one byte, which the probe converted alone and
+   together, are all used from the first new one on), and
    decoders that convert one character (the code pages' tables are
    built so) open no probe.  Wherever no character is begun (no carry,
    no prefix, no blamed byte), the decoder first reads what its memo
