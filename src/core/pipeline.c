@@ -312,6 +312,8 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
       e.stopped = v.stop;
       f->stats.encode_errors++;
       record_error (r, f, &e);
+      f->stop_offset = e.offset;
+      f->stop_located = v.stop && o->off;
     }
   if (v.stop)
     return false;
@@ -725,6 +727,21 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
   return pos + used;
 }
 
+/* A strict encoding error stopped the file F in the N values of a
+   window, from origin O, all of which were counted: count only those
+   up to the one that stopped it, which was decoded (the rest were
+   decoded only because the window held them, as many as its size).  */
+static void
+uncount_after_stop (struct file *f, struct origin const *o, size_t n)
+{
+  size_t k, after = 0;
+  if (!f->stop_located)
+    return;
+  for (k = 0; k < n; k++)
+    after += o->base + (uint64_t) o->off[k] > f->stop_offset;
+  f->stats.chars -= after;
+}
+
 /* The fast path stopped at IN[POS..N) before the ill-formed sequence
    *ERR, with no line-ending stage: while decode_error_quick takes such
    errors, let the fast path go on after each, doing only what
@@ -836,7 +853,10 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       o.replaced = NULL;
       if (skip < p->len
           && !emit_decoded (r, f, p->cp + skip, p->len - skip, &o))
-        return false;
+        {
+          uncount_after_stop (f, &o, p->len - skip);
+          return false;
+        }
       pos += len;
       if (st == DECODE_MALFORMED)
         {

@@ -14,8 +14,9 @@ enum
   PIVOT_CAP = 8192,
   OUT_CAP = 1 << 18,
   /* With a fast path, the state machine takes this many bytes at a time,
-     so that the fast path resumes soon after an error.  */
-  SCALAR_WINDOW = 16,
+     so that the fast path resumes soon after an error (or after what a
+     memo cannot hold: ISO-2022-KR's ESC as a character).  */
+  SCALAR_WINDOW = 8,
   /* The fast path wants at least this much room in the output buffer.  */
   FAST_ROOM = 1 << 14
 };
@@ -77,6 +78,10 @@ struct file
   fast_resume_fn *fast_resume;  /* Its form for after an error, or
                                    NULL.  */
   enum eol_fast eol_fast;
+  /* The offset of the character whose encoding error stopped the file
+     (STOP_LOCATED), for the count of the characters decoded up to it.  */
+  uint64_t stop_offset;
+  bool stop_located;
   bool at_break;                /* The fast path stopped before a break
                                    (EOL_FAST_INPUT).  */
   bool eol_dos;                 /* The fast path's last output held a

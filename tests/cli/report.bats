@@ -57,6 +57,29 @@ utf8conv: report: total: 1 file (1 converted), in 4 B, out 8 B, 2 chars, 0 error
   assert_equal "${stderr_lines[1]}" "utf8conv: report: in: stopped, in 4 B, out 1 B, 2 chars, 1 error (encoding: 1 unencodable character), BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0"
 }
 
+@test "report: a file that an unencodable character stopped counts the characters up to it, that one included, at any block size" {
+  # Decoding runs ahead of encoding by a window that depends on the path
+  # and the block size; the count does not.
+  printf 'Привет, мир! \360\237\230\200 и ещё текст, много текста\n' >ru
+  printf '中文字符\360\237\230\200中文字符中文字符中文字符\n' >zh
+  local bs
+  for bs in 1 2 3 7 100 65536; do
+    # (What was read, "in", is what the blocks brought in.)
+    run -1 --separate-stderr "$UTF8CONV" -t KOI8-R --report --block-size=$bs ru
+    [[ ${stderr_lines[1]} == "utf8conv: report: ru: stopped, in "*" B, out 13 B, 14 chars, 1 error (encoding: 1 unencodable character), BOM seen 0 written 0 removed 0, line breaks CRLF 0 LF 0 CR 0" ]] ||
+      fail "KOI8-R, block size $bs: ${stderr_lines[1]}"
+    run -1 --separate-stderr "$UTF8CONV" -t CP1251 --report --block-size=$bs ru
+    [[ ${stderr_lines[1]} == *", out 13 B, 14 chars, "* ]] || fail "CP1251, block size $bs: ${stderr_lines[1]}"
+  done
+  if have_target IBM937; then
+    for bs in 1 2 3 7 100 65536; do
+      run -1 --separate-stderr "$UTF8CONV" -t IBM937 --report --block-size=$bs zh
+      [[ ${stderr_lines[1]} == *", 5 chars, "* ]] ||
+        fail "IBM937, block size $bs: ${stderr_lines[1]}"
+    done
+  fi
+}
+
 @test "report: a strict stop, and the file not reached" {
   printf 'ok\n\377\n' >bad.txt
   printf 'fine\n' >good.txt
