@@ -68,6 +68,18 @@ def cpu_timed(argv):
     return ru.ru_utime + ru.ru_stime, status
 
 
+def zipf_lines(rng, items, size, k, sep, end):
+    """Lines of K of ITEMS each, the first ones the most frequent (Zipf),
+    joined by SEP and ended by END, up to SIZE bytes of UTF-8."""
+    weights = [1.0 / (j + 1) for j in range(len(items))]
+    out, total = [], 0
+    while total < size:
+        line = sep.join(rng.choices(items, weights, k=k)) + end()
+        out.append(line)
+        total += len(line.encode('utf-8'))
+    return ''.join(out)
+
+
 def single_text(codec, kind, size, seed):
     """UTF-8 text of words of CODEC's letters, about SIZE bytes."""
     rng = random.Random(seed)
@@ -83,14 +95,8 @@ def single_text(codec, kind, size, seed):
         else:
             w = ''.join(rng.choice(high) for _ in range(n))
         words.append(w)
-    weights = [1.0 / (k + 1) for k in range(len(words))]
-    out, total = [], 0
-    while total < size:
-        line = ' '.join(rng.choices(words, weights, k=12)) + rng.choice(
-            '.,;!?') + '\n'
-        out.append(line)
-        total += len(line.encode('utf-8'))
-    return ''.join(out)
+    return zipf_lines(rng, words, size, 12, ' ',
+                      lambda: rng.choice('.,;!?') + '\n')
 
 
 def multi_text(codec, ranges, size, seed):
@@ -106,13 +112,8 @@ def multi_text(codec, ranges, size, seed):
                 pass
     rng.shuffle(chars)
     chars = chars[:4000]
-    weights = [1.0 / (k + 1) for k in range(len(chars))]
-    out, total = [], 0
-    while total < size:
-        line = ''.join(rng.choices(chars, weights, k=40)) + '\u3002 12, ab\n'
-        out.append(line)
-        total += len(line.encode('utf-8'))
-    return ''.join(out)
+    return zipf_lines(rng, chars, size, 40, '',
+                      lambda: '\u3002 12, ab\n')
 
 
 def marked_text(kind, size, seed):
@@ -148,13 +149,7 @@ def marked_text(kind, size, seed):
                     c += rng.choice(points)
                 w += c
             words.append(w)
-    weights = [1.0 / (k + 1) for k in range(len(words))]
-    out, total = [], 0
-    while total < size:
-        line = ' '.join(rng.choices(words, weights, k=10)) + '.\n'
-        out.append(line)
-        total += len(line.encode('utf-8'))
-    return ''.join(out)
+    return zipf_lines(rng, words, size, 10, ' ', lambda: '.\n')
 
 
 def write_pair(cache, name, text, log):

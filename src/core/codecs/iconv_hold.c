@@ -470,33 +470,30 @@ hold_run (struct hold_table const *t, struct decoder *d, uint8_t const *in,
           off[len] = at;
           nb[len] = (uint8_t) (since + 1);
           len++;
-          holding = false;
-          since = 0;
-          done = i + 1;
-          done_len = len;
-          done_newlines = newlines;
-          continue;
         }
-      if (holding)
+      else
         {
-          cp[len] = t->held[st];
+          if (holding)
+            {
+              cp[len] = t->held[st];
+              off[len] = at;
+              nb[len] = (uint8_t) (since + 1);
+              newlines += t->held[st] == 0x0A;
+              len++;
+            }
+          if (c == HOLD_HELD)
+            {
+              since = !holding;
+              st = b;
+              holding = true;
+              continue;
+            }
+          cp[len] = value[b];
           off[len] = at;
-          nb[len] = (uint8_t) (since + 1);
-          newlines += t->held[st] == 0x0A;
+          nb[len] = (uint8_t) (holding ? 0 : 1);
+          newlines += value[b] == 0x0A;
           len++;
         }
-      if (c == HOLD_HELD)
-        {
-          since = !holding;
-          st = b;
-          holding = true;
-          continue;
-        }
-      cp[len] = value[b];
-      off[len] = at;
-      nb[len] = (uint8_t) (holding ? 0 : 1);
-      newlines += value[b] == 0x0A;
-      len++;
       holding = false;
       since = 0;
       done = i + 1;
