@@ -454,18 +454,33 @@ test_memo_probes (void)
   memset (&cs, 0, sizeof cs);
   shift_probe_charset (&cs, "ISO-2022-JP");
   cd = iconv_open ("UTF-32LE", "ISO-2022-JP");
-  ok (cs.suits && memo_check (cd, &cs, STR ("F"), 'F')
-      && !memo_check (cd, &cs, STR ("\x1b$BF|"), 0x65E5),
+  ok (cs.suits && memo_check (cd, false, &cs, STR ("F"), 'F')
+      && !memo_check (cd, false, &cs, STR ("\x1b$BF|"), 0x65E5),
       "the check: a character that shifts is not used");
   iconv_close (cd);
   memset (&cs, 0, sizeof cs);
   shift_probe_charset (&cs, "SHIFT_JIS");
   cd = iconv_open ("UTF-32LE", "SHIFT_JIS");
-  ok (memo_check (cd, &cs, STR ("\x93\xfa"), 0x65E5)
-      && !memo_check (cd, &cs, STR ("\x93\xfa"), 0x65E6)
-      && !memo_check (cd, &cs, STR ("\x93"), 0x65E5),
+  ok (memo_check (cd, false, &cs, STR ("\x93\xfa"), 0x65E5)
+      && !memo_check (cd, false, &cs, STR ("\x93\xfa"), 0x65E6)
+      && !memo_check (cd, false, &cs, STR ("\x93"), 0x65E5),
       "the check: the value, and the whole character");
   iconv_close (cd);
+#if defined __GLIBC__
+  /* glibc's WCHAR_T is UCS-4 in the machine's order, which the probe
+     reads where it reads the sentinel so (iconv_bridge.c).  */
+  cd = iconv_open ("WCHAR_T", "SHIFT_JIS");
+  ok (cd != (iconv_t) -1
+      && memo_check (cd, true, &cs, STR ("\x93\xfa"), 0x65E5)
+      && !memo_check (cd, true, &cs, STR ("\x93\xfa"), 0x65E6)
+      && !memo_check (cd, true, &cs, STR ("\x93"), 0x65E5)
+      && memo_check (cd, false, &cs, STR ("\x93\xfa"), 0x65E5)
+         == (memcmp (&(uint32_t) { 1 }, "\1\0\0", 4) == 0),
+      "the check through WCHAR_T: values in the machine's order (read "
+      "as UTF-32LE, right only on a little-endian machine)");
+  if (cd != (iconv_t) -1)
+    iconv_close (cd);
+#endif
 
   /* A sequence consumed without a value that changes nothing the memos
      know keeps them: ISO-2022-KR's header; in ISO-2022-CN, glibc reads
@@ -514,7 +529,7 @@ test_learn_around (char const *name, uint8_t const *s, size_t len,
   probe = iconv_open ("UTF-32LE", name);
   bytes = bridge_convert (cd, s, len, out, sizeof out, &used, &err);
   memo_note (&m, s, len, get32le (out));
-  memo_learn_around (&m, probe, &cs, s, len);
+  memo_learn_around (&m, probe, false, &cs, s, len);
   memcpy (u, s, len);
   for (t = 0; t < 256; t++)
     {

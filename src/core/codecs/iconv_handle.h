@@ -62,10 +62,13 @@ struct handle
   /* Decoding: the bytes consumed since the start of the last call that
      gave values (the first BRIDGE_VIEW of them in TAIL), which is where
      a held character comes from; and the probe that tells whether one
-     is held, opened on the first error (or (iconv_t) -1).  */
+     is held, opened on the first error (or (iconv_t) -1), which also
+     checks what the memo learns: to UCS-4 in the machine's order where
+     it reads the charset's sentinel so (PROBE_HOST), else to UTF-32LE.  */
   uint8_t tail[BRIDGE_VIEW];
   int64_t tail_len;
   iconv_t probe;
+  bool probe_host;
   char const *fromcode;
   /* Decoding: iconv() said EILSEQ after it had consumed BLAMED without
      giving values, so the byte after them is illegal, where it says

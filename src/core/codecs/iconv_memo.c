@@ -93,10 +93,8 @@ enum
   ROW_FAILS = 4
 };
 
-/* The output bytes CD gives when flushed, which returns it to its
-   initial state.  */
-static size_t
-flush_gives (iconv_t cd)
+size_t
+memo_flush_gives (iconv_t cd)
 {
   uint8_t out[4 * PIVOT_MIN_ROOM];
   char *op = (char *) out;
@@ -125,7 +123,7 @@ same_together (iconv_t cd, uint8_t const *in, ucs4_t const *cp, size_t n,
   for (k = 0; k < n; k++)
     if (get32le (out + 4 * k) != cp[backwards ? n - 1 - k : k])
       return false;
-  return flush_gives (cd) == 0;
+  return memo_flush_gives (cd) == 0;
 }
 
 void
@@ -156,7 +154,7 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
          which the flush gives.  */
       if (used == 1 && bytes == 0 && err == 0)
         {
-          size_t held = flush_gives (cd);
+          size_t held = memo_flush_gives (cd);
           if (held == 0 && shifts < 2)
             {
               shift[shifts++] = byte;
@@ -168,7 +166,7 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
         }
       /* A byte that gives several values, or something held back
          after one: the decoder keeps state.  */
-      if (used != 1 || bytes != 4 || err != 0 || flush_gives (cd) != 0)
+      if (used != 1 || bytes != 4 || err != 0 || memo_flush_gives (cd) != 0)
         {
           iconv_close (cd);
           return;
@@ -195,8 +193,8 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
 }
 
 bool
-memo_check (iconv_t probe, struct memo_charset const *cs, uint8_t const *s,
-            size_t len, ucs4_t c)
+memo_check (iconv_t probe, bool host, struct memo_charset const *cs,
+            uint8_t const *s, size_t len, ucs4_t c)
 {
   uint8_t in[MEMO_DEPTH + MEMO_SENTINEL];
   uint8_t out[4 * (1 + MEMO_SENTINEL) + 4 * PIVOT_MIN_ROOM];
@@ -210,12 +208,12 @@ memo_check (iconv_t probe, struct memo_charset const *cs, uint8_t const *s,
   iconv (probe, NULL, NULL, NULL, NULL);
   bytes = bridge_convert (probe, in, n, out, sizeof out, &used, &err);
   if (err != 0 || used != n || bytes != 4 * (1 + (size_t) cs->sentinel_len)
-      || get32le (out) != c)
+      || memo_value_at (host, out) != c)
     return false;
   for (k = 0; k < cs->sentinel_len; k++)
-    if (get32le (out + 4 + 4 * k) != cs->sentinel_cp[k])
+    if (memo_value_at (host, out + 4 + 4 * k) != cs->sentinel_cp[k])
       return false;
-  return flush_gives (probe) == 0;
+  return memo_flush_gives (probe) == 0;
 }
 
 /* A new node of M, all unknown; 0 (the root's index, never a child's)
@@ -385,8 +383,9 @@ row_of (struct memo *m, uint8_t const *s, size_t len)
    length), -1 when anything else came out: what the units give is not
    sure.  */
 static int
-learn_units (uint32_t *row, iconv_t probe, struct memo_charset const *cs,
-             uint8_t const *in, size_t n, size_t unit, size_t *good)
+learn_units (uint32_t *row, iconv_t probe, bool host,
+             struct memo_charset const *cs, uint8_t const *in, size_t n,
+             size_t unit, size_t *good)
 {
   uint8_t out[4 * 2 * ROW_BATCH + 4 * PIVOT_MIN_ROOM];
   size_t used, bytes, k;
@@ -396,20 +395,22 @@ learn_units (uint32_t *row, iconv_t probe, struct memo_charset const *cs,
   bytes = bridge_convert (probe, in, n * unit, out, sizeof out, &used, &err);
   *good = used / unit;
   if (used % unit != 0 || bytes != 8 * *good
-      || (err == 0 && flush_gives (probe) != 0)
+      || (err == 0 && memo_flush_gives (probe) != 0)
       || (err != 0 && err != EILSEQ && err != EINVAL))
     return -1;
   for (k = 0; k < *good; k++)
-    if (get32le (out + 8 * k + 4) != cs->sentinel_cp[k % cs->sentinel_len]
-        || get32le (out + 8 * k) > 0x10FFFF)
+    if (memo_value_at (host, out + 8 * k + 4)
+        != cs->sentinel_cp[k % cs->sentinel_len]
+        || memo_value_at (host, out + 8 * k) > 0x10FFFF)
       return -1;
   for (k = 0; k < *good; k++)
-    row[in[unit * k + unit - 2]] = MEMO_CHAR | get32le (out + 8 * k);
+    row[in[unit * k + unit - 2]] = MEMO_CHAR | memo_value_at (host,
+                                                              out + 8 * k);
   return err == 0;
 }
 
 void
-memo_learn_around (struct memo *m, iconv_t probe,
+memo_learn_around (struct memo *m, iconv_t probe, bool host,
                    struct memo_charset const *cs, uint8_t const *s,
                    size_t len)
 {
@@ -439,7 +440,7 @@ memo_learn_around (struct memo *m, iconv_t probe,
               }
           if (n == 0)
             break;
-          r = learn_units (row, probe, cs, in, n, unit, &good);
+          r = learn_units (row, probe, host, cs, in, n, unit, &good);
           /* iconv() stops before the end only at a unit (GOOD < N).  */
           if (r < 0 || (r == 0 && good >= n))
             break;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../codec.h"
 #include "unicode/utf8.h"
@@ -113,10 +114,28 @@ struct memo_charset
    the characters of one byte together with iconv(3).  */
 void memo_probe_charset (struct memo_charset *s, char const *fromcode);
 
-/* Whether PROBE, put in its initial state, decodes S[0..LEN) to the one
+/* The output bytes CD gives when flushed, which returns it to its
+   initial state.  */
+size_t memo_flush_gives (iconv_t cd);
+
+/* The value at P of what an iconv_t to UCS-4 in the machine's order
+   (HOST) or to UTF-32LE wrote; for HOST, UINT32_MAX for what UTF-32LE
+   refuses (a surrogate, or beyond U+10FFFF).  */
+static inline ucs4_t
+memo_value_at (bool host, uint8_t const *p)
+{
+  uint32_t v;
+  if (!host)
+    return get32le (p);
+  memcpy (&v, p, sizeof v);
+  return v <= 0x10FFFF && (v < 0xD800 || 0xDFFF < v) ? v : UINT32_MAX;
+}
+
+/* Whether PROBE (to UCS-4 in the machine's order when HOST, else to
+   UTF-32LE), put in its initial state, decodes S[0..LEN) to the one
    value C, with the sentinel of CS after it decoded as on its own, and
    then holds nothing back.  */
-bool memo_check (iconv_t probe, struct memo_charset const *cs,
+bool memo_check (iconv_t probe, bool host, struct memo_charset const *cs,
                  uint8_t const *s, size_t len, ucs4_t c);
 
 /* The memo: a trie of the characters' bytes.  Each node has 256
@@ -184,8 +203,8 @@ memo_put_entry (struct memo *m, size_t at, ucs4_t c)
    (each unknown to M, each checked between two characters, with
    nothing held after the last), until iconv() stopped at a few that
    are no such character; they are to be used at once.  Bytes M knows
-   are not tried.  */
-void memo_learn_around (struct memo *m, iconv_t probe,
+   are not tried.  PROBE and HOST as memo_check's.  */
+void memo_learn_around (struct memo *m, iconv_t probe, bool host,
                         struct memo_charset const *cs, uint8_t const *s,
                         size_t len);
 

@@ -160,18 +160,6 @@ shift_at (struct memo_charset const *cs, uint8_t const *s, size_t n)
   return 0;
 }
 
-/* The value at P of what an iconv_t to UCS-4 in the machine's order
-   (HOST) or to UTF-32LE wrote; for HOST, UINT32_MAX for what UTF-32LE
-   refuses (a surrogate, or beyond U+10FFFF).  */
-static inline ucs4_t
-value_at (bool host, uint8_t const *p)
-{
-  uint32_t v;
-  if (!host)
-    return get32le (p);
-  memcpy (&v, p, sizeof v);
-  return v <= 0x10FFFF && (v < 0xD800 || 0xDFFF < v) ? v : UINT32_MAX;
-}
 
 /* Whether CD (to UCS-4 in the machine's order when HOST, else to
    UTF-32LE), first put in its initial state when RESET, converts the
@@ -191,7 +179,7 @@ gives_as (iconv_t cd, bool host, bool reset, struct seq const *q,
   if (err != 0 || used != q->n || bytes != 4 * q->count)
     return false;
   for (k = 0; k < q->count; k++)
-    if (value_at (host, out + 4 * k) != q->cp[k])
+    if (memo_value_at (host, out + 4 * k) != q->cp[k])
       return false;
   if (flush)
     {
@@ -555,7 +543,7 @@ shift_reset (struct shift_track *t, struct memo *m)
    machine's order (glibc's WCHAR_T, one step where UTF-32LE is two,
    which makes it read the characters of IBM1388 in less than half the
    instructions), when it reads the sentinels of CS, single and wide,
-   as their values; else to UTF-32LE.  value_at refuses in its values
+   as their values; else to UTF-32LE.  memo_value_at refuses in its values
    what UTF-32LE would, and a value refused is a surprise, as an error
    is, wherever the probe is used.  */
 static bool
@@ -712,13 +700,13 @@ ask_ahead (struct shift_track *t, struct memo_charset const *cs,
   bytes = bridge_convert (t->probe, in, len, out, sizeof out, &used, &err);
   /* The characters whose sentinel came out right, before any surprise.  */
   for (good = 0; good < n && 8 * good + 8 <= bytes
-       && (cp[good] = value_at (host, out + 8 * good)) != UINT32_MAX
-       && value_at (host, out + 8 * good + 4) == cs->wide_cp[0]; good++)
+       && (cp[good] = memo_value_at (host, out + 8 * good)) != UINT32_MAX
+       && memo_value_at (host, out + 8 * good + 4) == cs->wide_cp[0]; good++)
     continue;
   if (good < n || err != 0 || used != len || bytes != 8 * n + 12
-      || value_at (host, out + 8 * n) != cs->wide_cp[w]
-      || value_at (host, out + 8 * n + 4) != cs->sentinel_cp[0]
-      || value_at (host, out + 8 * n + 8) != cs->sentinel_cp[z])
+      || memo_value_at (host, out + 8 * n) != cs->wide_cp[w]
+      || memo_value_at (host, out + 8 * n + 4) != cs->sentinel_cp[0]
+      || memo_value_at (host, out + 8 * n + 8) != cs->sentinel_cp[z])
     return good < n ? good : n - 1;
   bytes = sizeof out;
   iconv (t->probe, NULL, NULL, &op, &bytes);
