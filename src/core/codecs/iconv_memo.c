@@ -415,13 +415,20 @@ memo_learn_around (struct memo *m, iconv_t probe, bool host,
                    size_t len)
 {
   uint8_t in[ROW_BATCH * (MEMO_DEPTH + 1)];
-  size_t unit = len + 1;
+  size_t unit = len + 1, k;
   uint32_t *row;
   int dir;
 
   if (len < 2 || len > MEMO_DEPTH || cs->sentinel_len == 0 || !cs->suits
       || !(row = row_of (m, s, len - 1)))
     return;
+  /* The K-th unit of a call: S's beginning, a last byte, the K-th byte
+     of the sentinel (round); only the last byte changes.  */
+  for (k = 0; k < ROW_BATCH; k++)
+    {
+      memcpy (in + k * unit, s, len - 1);
+      in[k * unit + len] = cs->sentinel[k % cs->sentinel_len];
+    }
   for (dir = 1; dir >= -1; dir -= 2)
     {
       int t = s[len - 1] + dir, fails = 0, tt[ROW_BATCH];
@@ -432,10 +439,7 @@ memo_learn_around (struct memo *m, iconv_t probe, bool host,
           for (; n < ROW_BATCH && 0 <= t && t <= 255; t += dir)
             if (row[t] == 0)
               {
-                uint8_t *u = in + n * unit;
-                memcpy (u, s, len - 1);
-                u[len - 1] = (uint8_t) t;
-                u[len] = cs->sentinel[n % cs->sentinel_len];
+                in[n * unit + len - 1] = (uint8_t) t;
                 tt[n++] = t;
               }
           if (n == 0)
