@@ -892,6 +892,42 @@ sys.stdout.write("".join(out) + "\n")' >text.u8
   done
 }
 
+@test "UTF-7 and UTF-7-IMAP: the text between base64 is read without iconv(3), as iconv(1) reads it, at every block size, and not after an error inside base64" {
+  require_charset UTF-7 UTF-7-IMAP
+  local bs enc sizes='65536 4200 1'
+  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 5 17 100 4096 4200 4500 8192'
+  # Below 4096 bytes at once (the block size) the text is all iconv(3)'s.
+  # Prose with words that need base64 (accents, CJK, and in UTF-7 the
+  # optional direct characters, which glibc writes in base64).
+  python3 -c 'import random, sys
+r = random.Random(7)
+words = ["the", "lazy", "dog", "café", "naïve", "日本語", "Straße", "a-b",
+         "x+y", "P&L", "(it)", "wait:", "yes?", "50%", "<tag>", "~home"]
+for i in range(400):
+    sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, 12))) + ".\n")' >text.u8
+  for enc in UTF-7 UTF-7-IMAP; do
+    iconv -f UTF-8 -t "$enc" text.u8 >text
+    for bs in $sizes; do
+      "$UTF8CONV" -f "$enc" --block-size="$bs" -o out text
+      cmp out text.u8 || fail "$enc, block size $bs"
+    done
+  done
+  # After the error the decoder is in base64 (U+65E5 U+672C three times),
+  # which the state machine goes on in a byte a call: the letters after
+  # are base64 until the '-'.
+  iconv -f UTF-8 -t UTF-7 text.u8 >text
+  # The text after it takes the state machine to the end of a block,
+  # and the next one starts where it left the decoder (in base64, at
+  # block sizes 4200 and 4500).
+  { cat text; printf 'abc\200+ZeVnLGXlZyxl5Wcs-and then some plain text\n'; cat text; } >bad
+  { cat text.u8; printf 'abc\357\277\275\346\227\245\346\234\254\346\227\245\346\234\254\346\227\245\346\234\254and then some plain text\n'; cat text.u8; } >want
+  for bs in $sizes; do
+    run -0 --separate-stderr "$UTF8CONV" -f UTF-7 --block-size="$bs" -e replace -o out bad
+    assert_equal "$stderr" "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text) + 3 )): invalid UTF-7: 80 (invalid byte); 1 error replaced in this file"
+    cmp out want || fail "block size $bs: replace"
+  done
+}
+
 @test "UTF-7 to UTF-8 takes runs of iconv(3) calls: text, and glibc's lone surrogate after it, as a byte at a time gives them, at every block size" {
   require_charset UTF-7
   local bs size sizes='65536 1 7'

@@ -13,11 +13,13 @@
 #include <string.h>
 
 #include "codec.h"
+#include "codecs/iconv_bridge.h"
 #include "codecs/iconv_memo.h"
 #include "codecs/iconv_shift.h"
 #include "helpers.h"
 #include "registry.h"
 #include "tap.h"
+#include "xalloc.h"
 
 #ifndef ICONV_CONST
 # define ICONV_CONST
@@ -554,6 +556,55 @@ test_learn_around (char const *name, uint8_t const *s, size_t len,
 }
 
 /* The charsets the tests below need from iconv(3).  */
+/* Decode the text IN of NAME (a form read in runs: UTF-7) to UTF-8
+   through iconv_bridge_decode_utf8 alone, with a few bytes more room
+   than a run needs in each call, CAP of them from 32 on: runs stop
+   inside base64, whose letters after them are base64 still, not text
+   to read without iconv(3) (iconv_units.h's RUN_ENDS); the text after
+   a '-' or a space is.  */
+static void
+test_runs_utf8 (char const *name, char const *in1, char const *want1)
+{
+  enum { TIMES = 64 };          /* Enough for the probe of the runs.  */
+  struct codec const *c = lookup (name);
+  size_t n, cap, bad = 0, k;
+  char *in = xmalloc (TIMES * strlen (in1) + 1);
+  char *want = xmalloc (TIMES * strlen (want1) + 1);
+  in[0] = want[0] = 0;
+  for (k = 0; k < TIMES; k++)
+    {
+      strcat (in, in1);
+      strcat (want, want1);
+    }
+  n = strlen (in);
+  for (cap = 4 * PIVOT_MIN_ROOM; cap < 4 * PIVOT_MIN_ROOM + 24; cap++)
+    {
+      struct decoder d;
+      uint8_t out[TIMES * 128];
+      size_t i = 0, o = 0;
+      decoder_init (&d, c);
+      while (i < n && o + cap <= sizeof out)
+        {
+          size_t produced, used;
+          uint64_t nl;
+          used = iconv_bridge_decode_utf8 (&d, (uint8_t const *) in + i,
+                                           n - i, out + o, cap, &produced,
+                                           &nl);
+          if (used == 0)
+            break;
+          i += used;
+          o += produced;
+        }
+      if (i != n || o != strlen (want) || memcmp (out, want, o) != 0)
+        bad = bad ? bad : cap;
+      decoder_release (&d);
+    }
+  ok (bad == 0, "%s: runs with little room (first wrong: %zu bytes)", name,
+      bad);
+  free (in);
+  free (want);
+}
+
 static char const *const needed[] = {
   "SHIFT_JIS", "ISO-2022-JP", "CP1258", "CP1255", "UTF-7",
   "ISO-2022-CN-EXT", "EUC-JP", "GB18030", "BIG5", "EUC-KR", "CP949",
@@ -605,6 +656,22 @@ main (void)
               "61 65E5 !80 !80 672C 62", "the shift state survives errors");
   test_order ("UTF-7", STR ("+ZeV\x80nLA-"), "65E5 !80 672C",
               "base64 survives an error");
+  /* U+65E5 U+672C three times, between text.  */
+  test_runs_utf8 ("UTF-7", "abc +ZeVnLGXlZyxl5Wcs-and then some text, "
+                  "long enough.\n+ZeVnLGXlZyxl5Wcs text\n",
+                  "abc \346\227\245\346\234\254\346\227\245\346\234\254"
+                  "\346\227\245\346\234\254and then some text, long enough.\n"
+                  "\346\227\245\346\234\254\346\227\245\346\234\254"
+                  "\346\227\245\346\234\254 text\n");
+  if (iconv_bridge_opens ("UTF-32LE", "UTF-7-IMAP"))
+    test_runs_utf8 ("UTF-7-IMAP", "abc &ZeVnLGXlZyxl5Wcs-and then some "
+                    "text, long enough. &ZeVnLGXlZyxl5Wcs- text",
+                    "abc \346\227\245\346\234\254\346\227\245\346\234\254"
+                    "\346\227\245\346\234\254and then some text, long enough. "
+                    "\346\227\245\346\234\254\346\227\245\346\234\254"
+                    "\346\227\245\346\234\254 text");
+  else
+    diag ("no UTF-7-IMAP in this iconv(3): its runs are not tried");
   /* glibc's ISO-2022-CN-EXT consumes a SO that no designation came
      before, then blames the next byte: the error is where it says, or
      the SO itself at the end of the input.  */

@@ -58,7 +58,10 @@
      in the state one call a byte leaves there, from which the decoder
      goes on one call a byte (the split-dependent answers of glibc's
      UTF-7, tests/README's "Decided findings", come only from calling
-     it again with what follows an error).
+     it again with what follows an error).  Where the decoder is surely
+     outside base64, the bytes that read as themselves are read without
+     iconv() (iconv_units.h's units_probe_runs says which, and which
+     bytes end base64 whatever came before, which a run is cut after).
 
    - The memo (iconv_memo.c, which says how the bridge uses it and why
      that is exact): a stateless decoder keeps the characters one call
@@ -124,6 +127,7 @@ bridge_decoder_open (struct decoder *d)
   h->memo_on = !(b->sc.codec.flags & CODEC_UNICODE) && h->unit == 0;
   h->hold_try = h->memo_on;
   h->hold_clear = true;
+  h->run_base = true;
   d->impl = h;
 }
 
@@ -486,6 +490,40 @@ iconv_bridge_fast_lasts (struct decoder const *d)
               || (h->hold ? h->hold->fast : h->memo_on || h->hold_try)));
 }
 
+/* The fewest bytes given to decode_run_utf8 at once for which it asks
+   units_probe_runs what to read without iconv().  */
+enum { RUN_PROBE_MIN = 4096 };
+
+/* How much of the run IN[0..RUN) of a form of run classes CLS and
+   SHIFT (units_probe_runs) iconv() is to convert: up to a byte that
+   ends base64, whose being the last one consumed says where the
+   decoder is.  The first such byte after which RUN_DIRECT_MIN bytes
+   come before SHIFT (which decode_run_utf8 then reads by itself, as
+   far as they are of RUN_DIRECT), among the first RUN_TRIES ones; the
+   last one when SHIFT does not come again; else the whole run.  */
+static size_t
+run_cut (uint8_t const *cls, int shift, uint8_t const *in, size_t run)
+{
+  enum { RUN_DIRECT_MIN = 16, RUN_TRIES = 8 };
+  size_t p = 0, ends = 0, tries;
+  for (tries = 0; shift >= 0 && tries < RUN_TRIES; tries++)
+    {
+      uint8_t const *s;
+      size_t at;
+      while (p < run && !(in[p] < 0x80 && (cls[in[p]] & RUN_ENDS)))
+        p++;
+      if (p == run)
+        break;
+      ends = p + 1;
+      s = memchr (in + ends, shift, run - ends);
+      at = s ? (size_t) (s - in) : run;
+      if (at - ends >= RUN_DIRECT_MIN || !s)
+        return ends;
+      p = at + 1;
+    }
+  return run;
+}
+
 /* iconv_bridge_decode_utf8 for a decoder that runs_to_utf8: iconv()
    converts IN[0..N) a run per call, which stops before an illegal byte
    (EILSEQ) or an incomplete character at the end (EINVAL), from the
@@ -503,17 +541,38 @@ decode_run_utf8 (struct decoder *d, struct handle *h, uint8_t const *in,
   size_t i = 0, o = 0;
   uint64_t nl = 0;
   bool gave = false;
+  uint8_t const *cls = h->charset->run_class;
   if (d->carry_len > 0 || h->blame_next)
     return 0;
+  /* The probe costs some 200 calls of iconv(): not for a few bytes.  */
+  if (!h->charset->runs_tried && n >= RUN_PROBE_MIN)
+    {
+      h->charset->run_shift = units_probe_runs (h->fromcode,
+                                                h->charset->run_class);
+      h->charset->runs_tried = true;
+    }
   /* UTF-7 gives at most a value a byte, of up to 4 bytes both in UTF-32
      and in UTF-8: a run is cut to fit, so that iconv() never runs out of
      room (glibc then converts the run again up to where it stopped).  */
   while (i < n && cap - o >= 4 * BRIDGE_MAX_VALUES)
     {
-      size_t run = min_size (min_size (n - i, sizeof values / 4),
-                             (cap - o) / 4);
-      size_t used, bytes, k;
+      size_t run, used, bytes, k;
       int err;
+      if (h->run_base)
+        {
+          /* Where bytes of RUN_DIRECT read as themselves: those.  */
+          size_t end = i + min_size (n - i, cap - o), start = i;
+          for (; i < end && in[i] < 0x80 && (cls[in[i]] & RUN_DIRECT); i++)
+            {
+              out[o++] = in[i];
+              nl += in[i] == 0x0A;
+            }
+          gave = gave || i > start;
+          if (i == end)
+            continue;
+        }
+      run = min_size (min_size (n - i, sizeof values / 4), (cap - o) / 4);
+      run = run_cut (cls, h->charset->run_shift, in + i, run);
       bytes = bridge_convert (h->cd, in + i, run, values, sizeof values,
                               &used, &err);
       for (k = 0; k < bytes; k += 4)
@@ -522,6 +581,9 @@ decode_run_utf8 (struct decoder *d, struct handle *h, uint8_t const *in,
           o += (size_t) utf8_put (c, out + o);
           nl += c == 0x0A;
         }
+      if (used > 0)
+        h->run_base = in[i + used - 1] < 0x80
+                      && (cls[in[i + used - 1]] & RUN_ENDS);
       i += used;
       gave = gave || bytes > 0;
       if (err != 0 || used < run)
@@ -724,6 +786,9 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
   size_t n = *inlen, i = 0;
   enum decode_status status = DECODE_INPUT_EMPTY;
   struct view v;
+
+  /* Where the decoder is after what this converts is not followed.  */
+  h->run_base = false;
 
   for (;;)
     {

@@ -104,6 +104,10 @@ struct handle
      a run per call (iconv_units.c), or 0; the byte order a run showed.  */
   unsigned int unit;
   int order;
+  /* Decoding a form read in runs (UTF-7): the decoder is surely where
+     bytes of RUN_DIRECT read as themselves (at the start, or after a
+     byte of RUN_ENDS that a run consumed), so they need no iconv().  */
+  bool run_base;
 };
 
 /* iconv_open, which may not fail: it opened when the charset was

@@ -108,6 +108,11 @@ struct memo_charset
   struct hold_table *hold;
   unsigned int hold_seen;
   bool hold_decided;
+  /* A Unicode form read in runs (UTF-7): what its decoder does with
+     each ASCII byte (units_probe_runs), once RUNS_TRIED.  */
+  uint8_t run_class[128];
+  int run_shift;
+  bool runs_tried;
 };
 
 /* Decide S for the charset FROMCODE, by converting each byte alone and

@@ -393,3 +393,91 @@ units_encode (iconv_t cd, unsigned int unit, int *order, ucs4_t const *cp,
     }
   return done;
 }
+
+/* Convert IN[0..N) with CD from its initial state: whether it consumed
+   every byte, without an error or anything held, and gave the N values
+   of WANT.  */
+static bool
+runs_give (iconv_t cd, uint8_t const *in, size_t n, ucs4_t const *want,
+           size_t nwant)
+{
+  uint8_t out[4 * 64];
+  size_t used, bytes, k;
+  int err;
+  iconv (cd, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (cd, in, n, out, sizeof out, &used, &err);
+  if (err != 0 || used != n || bytes != 4 * nwant
+      || memo_flush_gives (cd) != 0)
+    return false;
+  for (k = 0; k < nwant; k++)
+    if (get32le (out + 4 * k) != want[k])
+      return false;
+  return true;
+}
+
+int
+units_probe_runs (char const *fromcode, uint8_t class[128])
+{
+  /* After the byte: letters and a dot, which base64 would not give.  */
+  static char const after[] = "AA.";
+  /* After the shift: 0, 18, 36 and 48 bits of zeros, with fewer than 6
+     pending, which RFC 2152 lets base64 end at.  */
+  static unsigned int const zeros[] = { 0, 3, 6, 8 };
+  iconv_t cd = iconv_open ("UTF-32LE", fromcode);
+  int shift = -1;
+  unsigned int b, z, k;
+
+  memset (class, 0, 128);
+  if (cd == (iconv_t) -1)
+    return -1;
+  for (b = 0; b < 128; b++)
+    {
+      uint8_t in[4] = { (uint8_t) b, 'A', 'A', '.' };
+      ucs4_t want[4] = { b, 'A', 'A', '.' };
+      if (runs_give (cd, in, 4, want, 4))
+        class[b] = RUN_DIRECT;
+      else if (shift < 0)
+        {
+          /* The byte that shifts: it and '-' give it alone.  */
+          uint8_t esc[2] = { (uint8_t) b, '-' };
+          if (b != '-' && runs_give (cd, esc, 2, want, 1))
+            shift = (int) b;
+        }
+    }
+  for (b = 0; shift >= 0 && b < 128; b++)
+    {
+      uint8_t in[4 * 16];
+      ucs4_t want[4 * 8];
+      size_t n = 0, nw = 0;
+      if (!(class[b] & RUN_DIRECT))
+        continue;
+      /* The initial state, then each number of zeros in base64.  */
+      for (z = 0; z <= sizeof zeros / sizeof *zeros; z++)
+        {
+          if (z > 0)
+            {
+              in[n++] = (uint8_t) shift;
+              for (k = 0; k < zeros[z - 1]; k++)
+                in[n++] = 'A';
+              for (k = 0; k < zeros[z - 1] * 6 / 16; k++)
+                want[nw++] = 0;
+            }
+          in[n++] = (uint8_t) b;
+          /* '-' ends base64 unseen, but right after the shift it says
+             the shift itself.  */
+          if (z == 0 || b != '-')
+            want[nw++] = b;
+          else if (zeros[z - 1] == 0)
+            want[nw++] = (ucs4_t) shift;
+          for (k = 0; k < 3; k++)
+            {
+              in[n++] = (uint8_t) after[k];
+              want[nw++] = (uint8_t) after[k];
+            }
+        }
+      if (runs_give (cd, in, n, want, nw))
+        class[b] |= RUN_ENDS;
+    }
+  iconv_close (cd);
+  return shift;
+}

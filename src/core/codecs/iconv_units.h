@@ -52,4 +52,21 @@ size_t units_encode (iconv_t cd, unsigned int unit, int *order,
                      ucs4_t const *cp, size_t count, uint8_t *out,
                      size_t *o, size_t cap, bool *exact);
 
+/* What the decoder of a Unicode form without fixed units (UTF-7,
+   UTF-7-IMAP) does with each ASCII byte, found by a probe from FROMCODE
+   into CLASS[0..128), as bits:
+   - RUN_DIRECT: from the initial state, the byte alone gives its own
+     value and leaves the decoder where letters still read as
+     themselves;
+   - RUN_ENDS: consumed after a shift into base64 and 0, 1, 2 or 3
+     UTF-16 units of zero bits (where no bits of the next are pending),
+     and in the initial state, it leaves the decoder in a state where
+     letters read as themselves: base64 is over.
+   A byte of neither is for iconv() alone.  CLASS is all 0 when the
+   charset is not such a form.  Returns the byte that shifts into
+   base64 (and with '-' after it gives itself), or -1 when none does,
+   and then no byte is of RUN_ENDS.  */
+enum { RUN_DIRECT = 1, RUN_ENDS = 2 };
+int units_probe_runs (char const *fromcode, uint8_t class[128]);
+
 #endif
