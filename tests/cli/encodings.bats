@@ -928,6 +928,38 @@ for i in range(400):
   done
 }
 
+@test "UTF-8 to UTF-7 and UTF-7-IMAP: the text between base64 is written without iconv(3), as iconv(1) writes it, at every block size, and not after an error inside base64" {
+  require_charset UTF-7 UTF-7-IMAP
+  local bs enc sizes='65536 4200 1'
+  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 5 17 100 4096 4200 4500 8192'
+  # Below 4096 bytes at once (the block size) every character goes to
+  # iconv(3).  Prose with words that need base64 (and in UTF-7 the
+  # optional direct characters, which glibc writes in base64).
+  python3 -c 'import random, sys
+r = random.Random(11)
+words = ["the", "lazy", "dog", "café", "naïve", "日本語", "Straße", "a-b",
+         "x+y", "P&L", "(it)", "wait:", "yes?", "50%", "<tag>", "~home",
+         "and", "then", "some", "plain", "words", "to", "read"]
+for i in range(500):
+    sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, 14))) + ".\n")' >text.u8
+  for enc in UTF-7 UTF-7-IMAP; do
+    iconv -f UTF-8 -t "$enc" text.u8 >want
+    for bs in $sizes; do
+      "$UTF8CONV" -t "$enc" --block-size="$bs" -o out text.u8
+      cmp out want || fail "$enc, block size $bs"
+    done
+  done
+  # An ill-formed byte between characters in base64: the state machine
+  # writes U+FFFD in base64, and the encoder is still in it after.
+  { cat text.u8; printf '\346\227\245\346\234\254\200\350\252\236and then some plain words to read\n'; cat text.u8; } >bad
+  { cat text.u8; printf '\346\227\245\346\234\254\357\277\275\350\252\236and then some plain words to read\n'; cat text.u8; } | iconv -f UTF-8 -t UTF-7 >want
+  for bs in $sizes; do
+    run -0 --separate-stderr "$UTF8CONV" -t UTF-7 --block-size="$bs" -e replace -o out bad
+    assert_equal "$stderr" "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 6 )): invalid UTF-8: 80 (unexpected continuation byte); 1 error replaced in this file"
+    cmp out want || fail "block size $bs: replace"
+  done
+}
+
 @test "UTF-7 to UTF-8 takes runs of iconv(3) calls: text, and glibc's lone surrogate after it, as a byte at a time gives them, at every block size" {
   require_charset UTF-7
   local bs size sizes='65536 1 7'

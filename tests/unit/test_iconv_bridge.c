@@ -14,6 +14,7 @@
 
 #include "codec.h"
 #include "codecs/iconv_bridge.h"
+#include "codecs/iconv_encode.h"
 #include "codecs/iconv_memo.h"
 #include "codecs/iconv_shift.h"
 #include "helpers.h"
@@ -605,6 +606,60 @@ test_runs_utf8 (char const *name, char const *in1, char const *want1)
   free (want);
 }
 
+/* Encode the text IN (UTF-8) to NAME (a form encoded in runs: UTF-7)
+   through iconv_bridge_encode_utf8 alone, then the flush, with CAP
+   bytes of room from 32 on in each call, against iconv(3) in one call:
+   runs stop inside base64, after which the characters that are their
+   own bytes are not (RUN_ENDS, enc_base).  */
+static void
+test_runs_encode_utf8 (char const *name, char const *in1)
+{
+  enum { TIMES = 64 };
+  struct codec const *c = lookup (name);
+  iconv_t cd = iconv_open (name, "UTF-8");
+  size_t n, cap, bad = 0, k, wn;
+  char *in = xmalloc (TIMES * strlen (in1) + 1);
+  char *want = xmalloc (8 * TIMES * strlen (in1) + 64);
+  ICONV_CONST char *ip = in;
+  char *op = want;
+  size_t il, ol = 8 * TIMES * strlen (in1) + 64;
+  in[0] = 0;
+  for (k = 0; k < TIMES; k++)
+    strcat (in, in1);
+  n = il = strlen (in);
+  iconv (cd, &ip, &il, &op, &ol);
+  iconv (cd, NULL, NULL, &op, &ol);
+  iconv_close (cd);
+  wn = (size_t) (op - want);
+  for (cap = 32; cap < 56; cap++)
+    {
+      struct encoder e;
+      uint8_t *out = xmalloc (wn + 64);
+      size_t i = 0, o = 0;
+      encoder_init (&e, c);
+      while (i < n && o + cap <= wn + 64)
+        {
+          size_t used, w = 0;
+          uint64_t nl;
+          used = iconv_bridge_encode_utf8 (&e, (uint8_t const *) in + i,
+                                           n - i, out + o, &w, cap, &nl);
+          if (used == 0)
+            break;
+          i += used;
+          o += w;
+        }
+      o += c->flush (&e, out + o);
+      if (i != n || o != wn || memcmp (out, want, o) != 0)
+        bad = bad ? bad : cap;
+      encoder_release (&e);
+      free (out);
+    }
+  ok (bad == 0, "%s: encoding runs with little room (first wrong: %zu "
+      "bytes)", name, bad);
+  free (in);
+  free (want);
+}
+
 static char const *const needed[] = {
   "SHIFT_JIS", "ISO-2022-JP", "CP1258", "CP1255", "UTF-7",
   "ISO-2022-CN-EXT", "EUC-JP", "GB18030", "BIG5", "EUC-KR", "CP949",
@@ -672,6 +727,13 @@ main (void)
                     "\346\227\245\346\234\254 text");
   else
     diag ("no UTF-7-IMAP in this iconv(3): its runs are not tried");
+  test_runs_encode_utf8 ("UTF-7", "abc caf\303\251 \346\227\245\346\234\254"
+                         "\350\252\236 and then some plain words to read, "
+                         "long enough.\n");
+  if (iconv_bridge_opens ("UTF-7-IMAP", "UTF-32LE"))
+    test_runs_encode_utf8 ("UTF-7-IMAP", "abc caf\303\251 \346\227\245"
+                           "\346\234\254\350\252\236 and then some plain "
+                           "words to read, long enough. ");
   /* glibc's ISO-2022-CN-EXT consumes a SO that no designation came
      before, then blames the next byte: the error is where it says, or
      the SO itself at the end of the input.  */

@@ -15,6 +15,8 @@
 #include "iconv_handle.h"
 #include "iconv_units.h"
 
+#include "unicode/utf8.h"
+
 /* glibc's iconv() stops at the value it cannot encode, with all
    before it encoded, and counts irreversible conversions only under
    //TRANSLIT and //IGNORE: a run of values in one call gives what one
@@ -66,7 +68,13 @@ bridge_encoder_open (struct encoder *e)
      state as far as the probe can tell.  */
   if ((b->sc.codec.flags & CODEC_UNICODE) || b->translit
       || b->to_name != b->name)
-    return;
+    {
+      /* A form without fixed units (UTF-7): runs from UTF-8.  */
+      h->runs7 = h->enc_base = RUNS && (b->sc.codec.flags & CODEC_UNICODE)
+                               && !b->translit && b->to_name == b->name
+                               && !b->exact;
+      return;
+    }
   if (!b->charset->decided)
     shift_probe_charset (b->charset, b->name);
   /* Or whose decoder only holds a letter back (CP1255): its encoder is
@@ -265,6 +273,9 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
   /* //TRANSLIT: C.UTF-8's rules while this call lasts.  */
   locale_t user = b->translit ? uselocale (b->translit) : (locale_t) 0;
 
+  /* Where the encoder is after what this converts is not followed.  */
+  h->enc_base = false;
+
   for (i = 0; i < count; i++)
     {
       ucs4_t c;
@@ -348,8 +359,195 @@ bool
 iconv_bridge_encode_lasts (struct encoder const *e)
 {
   struct handle const *h = e->impl;
-  return (e->codec->encode == bridge_encode && !h->enc_on && h->senc
-          && !bridge_of (e->codec)->translit);
+  return (e->codec->encode == bridge_encode
+          && ((!h->enc_on && h->senc && !bridge_of (e->codec)->translit)
+              || h->runs7));
+}
+
+enum
+{
+  /* The fewest bytes given to runs_utf8 at once for which it asks
+     units_probe_enc_runs which characters are their bytes.  */
+  RUN_PROBE_MIN = 4096,
+  /* Characters of RUN_DIRECT in a row after which a run ends.  */
+  RUN_DIRECT_MIN = 16,
+  /* The most bytes UTF-7 writes for a character, the end of base64
+     before it included.  */
+  RUN_MAX_BYTES = 8,
+  /* The bytes of the text that say whether it is worth it.  */
+  RUN_SAMPLE = 16384
+};
+
+/* Decode into CP the UTF-8 at IN[*I..N) for a run of an iconv_t: up to
+   an ill-formed or incomplete sequence, ROOM characters, or the first
+   character of RUN_ENDS in CLS after which RUN_DIRECT_MIN - 1 of
+   RUN_DIRECT come, which is the run's last; moves *I past them and
+   counts their U+000A into *LINES.  Returns the characters.  */
+static size_t
+run_from_utf8 (uint8_t const *cls, uint8_t const *in, size_t *i, size_t n,
+               ucs4_t *cp, size_t room, uint64_t *lines)
+{
+  size_t k = 0, at = *i, streak = 0, first = 0, first_at = 0;
+  uint64_t nl = 0, first_nl = 0;
+  size_t stop = n - at < room ? n : at + room;
+  /* Each character is a byte at least: while AT is below STOP, K is
+     below ROOM.  */
+  while (at < stop)
+    {
+      ucs4_t c = in[at];
+      int r;
+      enum err_kind kind;
+      if (c < 0x80)
+        {
+          /* A streak starts at a character that ends base64.  */
+          streak = cls[c] & (streak ? RUN_DIRECT : RUN_ENDS) ? streak + 1 : 0;
+          cp[k++] = c;
+          at++;
+          if (streak == 1)
+            {
+              first = k;
+              first_at = at;
+              first_nl = nl;
+            }
+          nl += c == 0x0A;
+          if (streak == RUN_DIRECT_MIN)
+            {
+              at = first_at;
+              k = first;
+              nl = first_nl + (cp[k - 1] == 0x0A);
+              break;
+            }
+          continue;
+        }
+      if ((r = utf8_short (in + at, n - at, &c)) == 0
+          && (r = utf8_sequence (&utf8_form, in + at, n - at, false, &c,
+                                 &kind)) <= 0)
+        break;
+      at += (size_t) r;
+      cp[k++] = c;
+      streak = 0;
+    }
+  *i = at;
+  *lines = nl;
+  return k;
+}
+
+/* The bytes of IN[0..N) in pieces of RUN_DIRECT_MIN bytes or more of
+   RUN_DIRECT in CLS.  */
+static size_t
+direct_share (uint8_t const *cls, uint8_t const *in, size_t n)
+{
+  size_t k, streak = 0, share = 0;
+  for (k = 0; k <= n; k++)
+    {
+      if (k < n && in[k] < 0x80 && (cls[in[k]] & RUN_DIRECT))
+        {
+          streak++;
+          continue;
+        }
+      share += streak >= RUN_DIRECT_MIN ? streak : 0;
+      streak = 0;
+    }
+  return share;
+}
+
+/* The bytes of the UTF-8 form of the N values at CP.  */
+static size_t
+utf8_bytes (ucs4_t const *cp, size_t n)
+{
+  size_t j, bytes = 0;
+  for (j = 0; j < n; j++)
+    bytes += 1 + (cp[j] >= 0x80) + (cp[j] >= 0x800) + (cp[j] >= 0x10000);
+  return bytes;
+}
+
+/* iconv_bridge_encode_utf8 for an encoder of RUNS7: where the encoder
+   is surely outside base64, the characters that are their bytes are
+   copied; the others go to iconv() a run a call, which ends at one of
+   those characters that many more follow, or where the room does.  */
+static size_t
+runs_utf8 (struct bridge const *b, struct handle *h, uint8_t const *in,
+           size_t n, uint8_t *out, size_t *o, size_t cap,
+           uint64_t *newlines)
+{
+  struct memo_charset *cs = b->charset;
+  uint8_t const *cls = cs->enc_run_class;
+  ucs4_t cp[RUN_MAX];
+  uint8_t le[4 * RUN_MAX];
+  size_t i = 0;
+  uint64_t nl = 0;
+
+  if (!h->runs7_tried && n >= RUN_PROBE_MIN)
+    {
+      if (!cs->enc_runs_tried)
+        units_probe_enc_runs (b->to_name, cs->enc_run_class);
+      cs->enc_runs_tried = h->runs7_tried = true;
+      /* Text that is mostly base64, or breaks the bytes that are
+         their own into short pieces, is the state machine's.  */
+      if (4 * direct_share (cls, in, n < RUN_SAMPLE ? n : RUN_SAMPLE)
+          < (n < RUN_SAMPLE ? n : RUN_SAMPLE))
+        {
+          h->runs7 = false;
+          *newlines = 0;
+          return 0;
+        }
+    }
+  while (i < n && cap - *o >= MAX_ENCODED)
+    {
+      ICONV_CONST char *ip;
+      char *op;
+      size_t k, j, taken, il, ol, start, room = (cap - *o) / RUN_MAX_BYTES;
+      uint64_t lines;
+      if (h->enc_base)
+        {
+          size_t stop = i + (n - i < cap - *o ? n - i : cap - *o);
+          for (; i < stop && in[i] < 0x80 && (cls[in[i]] & RUN_DIRECT); i++)
+            {
+              out[(*o)++] = in[i];
+              nl += in[i] == 0x0A;
+            }
+          if (i == stop)
+            continue;
+        }
+      start = i;
+      k = run_from_utf8 (cls, in, &i, n, cp, room < RUN_MAX ? room : RUN_MAX,
+                         &lines);
+      if (k == 0)
+        break;
+      if (h->host)
+        ip = (ICONV_CONST char *) cp;
+      else
+        {
+          for (j = 0; j < k; j++)
+            enc_learner_unit (false, cp[j], le + 4 * j);
+          ip = (ICONV_CONST char *) le;
+        }
+      il = 4 * k;
+      op = (char *) out + *o;
+      ol = cap - *o;
+      iconv (h->cd, &ip, &il, &op, &ol);
+      taken = k - il / 4;
+      *o = cap - ol;
+      if (taken < k)
+        {
+          i = start + utf8_bytes (cp, taken);
+          for (lines = 0, j = 0; j < taken; j++)
+            lines += cp[j] == 0x0A;
+        }
+      nl += lines;
+      if (taken > 0)
+        h->enc_base = cp[taken - 1] < 0x80
+                      && (cls[cp[taken - 1]] & RUN_ENDS);
+      /* iconv() could not encode one, or ran out of room: the state
+         machine's.  */
+      if (taken < k)
+        {
+          h->enc_base = false;
+          break;
+        }
+    }
+  *newlines = nl;
+  return i;
 }
 
 /* bridge_encode's first steps, for a character the memo of the shifts
@@ -364,6 +562,9 @@ iconv_bridge_encode_utf8 (struct encoder *e, uint8_t const *in, size_t n,
   struct handle *h = e->impl;
   size_t i = 0, asked = SIZE_MAX;
   *newlines = 0;
+  if (h->runs7)
+    return runs_utf8 (bridge_of (e->codec), h, in, n, out, o, cap,
+                      newlines);
   /* The memo's loop stops where it does not know a character, or with
      less than MAX_ENCODED bytes of room.  */
   while (i < n && iconv_bridge_encode_lasts (e))

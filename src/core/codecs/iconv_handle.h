@@ -108,6 +108,12 @@ struct handle
      bytes of RUN_DIRECT read as themselves (at the start, or after a
      byte of RUN_ENDS that a run consumed), so they need no iconv().  */
   bool run_base;
+  /* Encoding to such a form from UTF-8 (iconv_encode.c): runs of
+     characters a call (RUNS7), and the encoder surely outside base64
+     (ENC_BASE), where characters of RUN_DIRECT are their bytes.  */
+  bool runs7;
+  bool runs7_tried;
+  bool enc_base;
 };
 
 /* iconv_open, which may not fail: it opened when the charset was

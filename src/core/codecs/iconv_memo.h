@@ -113,6 +113,9 @@ struct memo_charset
   uint8_t run_class[128];
   int run_shift;
   bool runs_tried;
+  /* And its encoder (units_probe_enc_runs).  */
+  uint8_t enc_run_class[128];
+  bool enc_runs_tried;
 };
 
 /* Decide S for the charset FROMCODE, by converting each byte alone and

@@ -394,21 +394,42 @@ units_encode (iconv_t cd, unsigned int unit, int *order, ucs4_t const *cp,
   return done;
 }
 
-/* Convert IN[0..N) with CD from its initial state: whether it consumed
-   every byte, without an error or anything held, and gave the N values
-   of WANT.  */
+/* Whether the byte C is a candidate for RUN_DIRECT: tab, LF, CR and
+   the printable ones; and for a decoder's RUN_ENDS, those that are no
+   letter or digit (base64's, which cannot end it).  */
 static bool
-runs_give (iconv_t cd, uint8_t const *in, size_t n, ucs4_t const *want,
-           size_t nwant)
+runs_candidate (unsigned int c)
+{
+  return c == 0x09 || c == 0x0A || c == 0x0D || (0x20 <= c && c < 0x7F);
+}
+
+static bool
+runs_end_candidate (unsigned int c)
+{
+  return runs_candidate (c) && !(('0' <= c && c <= '9')
+                                 || ('A' <= c && c <= 'Z')
+                                 || ('a' <= c && c <= 'z'));
+}
+
+/* Convert IN[0..N) with CD from its initial state (when *CLEAN, where
+   the flush of the call before left it): whether it consumed every
+   byte, without an error or anything held, and gave the N values of
+   WANT.  */
+static bool
+runs_give (iconv_t cd, bool *clean, uint8_t const *in, size_t n,
+           ucs4_t const *want, size_t nwant)
 {
   uint8_t out[4 * 64];
   size_t used, bytes, k;
   int err;
-  iconv (cd, NULL, NULL, NULL, NULL);
+  if (!*clean)
+    iconv (cd, NULL, NULL, NULL, NULL);
   bytes = bridge_convert (cd, in, n, out, sizeof out, &used, &err);
+  *clean = false;
   if (err != 0 || used != n || bytes != 4 * nwant
       || memo_flush_gives (cd) != 0)
     return false;
+  *clean = true;
   for (k = 0; k < nwant; k++)
     if (get32le (out + 4 * k) != want[k])
       return false;
@@ -426,6 +447,7 @@ units_probe_runs (char const *fromcode, uint8_t class[128])
   iconv_t cd = iconv_open ("UTF-32LE", fromcode);
   int shift = -1;
   unsigned int b, z, k;
+  bool clean = true;
 
   memset (class, 0, 128);
   if (cd == (iconv_t) -1)
@@ -434,13 +456,15 @@ units_probe_runs (char const *fromcode, uint8_t class[128])
     {
       uint8_t in[4] = { (uint8_t) b, 'A', 'A', '.' };
       ucs4_t want[4] = { b, 'A', 'A', '.' };
-      if (runs_give (cd, in, 4, want, 4))
+      if (!runs_candidate (b))
+        continue;
+      if (runs_give (cd, &clean, in, 4, want, 4))
         class[b] = RUN_DIRECT;
       else if (shift < 0)
         {
           /* The byte that shifts: it and '-' give it alone.  */
           uint8_t esc[2] = { (uint8_t) b, '-' };
-          if (b != '-' && runs_give (cd, esc, 2, want, 1))
+          if (b != '-' && runs_give (cd, &clean, esc, 2, want, 1))
             shift = (int) b;
         }
     }
@@ -449,7 +473,7 @@ units_probe_runs (char const *fromcode, uint8_t class[128])
       uint8_t in[4 * 16];
       ucs4_t want[4 * 8];
       size_t n = 0, nw = 0;
-      if (!(class[b] & RUN_DIRECT))
+      if (!(class[b] & RUN_DIRECT) || !runs_end_candidate (b))
         continue;
       /* The initial state, then each number of zeros in base64.  */
       for (z = 0; z <= sizeof zeros / sizeof *zeros; z++)
@@ -475,9 +499,128 @@ units_probe_runs (char const *fromcode, uint8_t class[128])
               want[nw++] = (uint8_t) after[k];
             }
         }
-      if (runs_give (cd, in, n, want, nw))
+      if (runs_give (cd, &clean, in, n, want, nw))
         class[b] |= RUN_ENDS;
     }
   iconv_close (cd);
   return shift;
+}
+
+/* Encode the N values at CP with CD from its initial state (CLEAN as
+   for runs_give), into OUT (room for 128 bytes): their number, or -1
+   for an error or when the flush after them gives anything.  */
+static int
+runs_encode (iconv_t cd, bool *clean, ucs4_t const *cp, size_t n,
+             uint8_t *out)
+{
+  uint8_t in[4 * 32];
+  ICONV_CONST char *ip = (ICONV_CONST char *) in;
+  char *op = (char *) out;
+  size_t il = 4 * n, ol = 128, k, got;
+  for (k = 0; k < n; k++)
+    {
+      in[4 * k] = (uint8_t) cp[k];
+      in[4 * k + 1] = (uint8_t) (cp[k] >> 8);
+      in[4 * k + 2] = (uint8_t) (cp[k] >> 16);
+      in[4 * k + 3] = (uint8_t) (cp[k] >> 24);
+    }
+  if (!*clean)
+    iconv (cd, NULL, NULL, NULL, NULL);
+  *clean = false;
+  if (iconv (cd, &ip, &il, &op, &ol) != 0 || il != 0)
+    return -1;
+  got = 128 - ol;
+  if (iconv (cd, NULL, NULL, &op, &ol) == (size_t) -1)
+    return -1;
+  *clean = true;
+  return 128 - ol == got ? (int) got : -1;
+}
+
+/* Whether OUT[*P..GOT) goes on with WITH (LEN bytes), the last one
+   left out or not when it is a '-', and then the byte C and "AA.";
+   moves *P past them.  */
+static bool
+runs_after (uint8_t const *out, size_t got, size_t *p, uint8_t const *with,
+            size_t len, unsigned int c)
+{
+  size_t cut, cuts = len > 0 && with[len - 1] == '-' ? 2 : 1;
+  for (cut = 0; cut < cuts; cut++)
+    {
+      size_t l = len - cut;
+      if (*p + l + 4 <= got && memcmp (out + *p, with, l) == 0
+          && out[*p + l] == c && memcmp (out + *p + l + 1, "AA.", 3) == 0)
+        {
+          *p += l + 4;
+          return true;
+        }
+    }
+  return false;
+}
+
+void
+units_probe_enc_runs (char const *tocode, uint8_t class[128])
+{
+  iconv_t cd = iconv_open (tocode, "UTF-32LE");
+  /* What 1, 2 and 3 characters in base64 (U+00E9: 4, 2 and 0 bits
+     pending) and a letter after them are written as, the letter left
+     out.  */
+  uint8_t pre[3][64];
+  size_t pre_len[3];
+  unsigned int c, x;
+  bool clean = true;
+
+  memset (class, 0, 128);
+  if (cd == (iconv_t) -1)
+    return;
+  for (x = 1; x <= 3; x++)
+    {
+      ucs4_t cp[4] = { 0xE9, 0xE9, 0xE9 };
+      uint8_t out[128];
+      int got;
+      cp[x] = 'A';
+      got = runs_encode (cd, &clean, cp, x + 1, out);
+      if (got < 2 || out[got - 1] != 'A' || (size_t) got > sizeof pre[0])
+        {
+          iconv_close (cd);
+          return;
+        }
+      pre_len[x - 1] = (size_t) got - 1;
+      memcpy (pre[x - 1], out, pre_len[x - 1]);
+    }
+  /* Tab, LF, CR and the printable ones.  */
+  for (c = 0; c < 128; c++)
+    {
+      ucs4_t cp[32];
+      uint8_t out[128];
+      size_t n = 0, p = 0;
+      int got;
+      if (!runs_candidate (c))
+        continue;
+      /* C alone, and after 1, 2 and 3 characters in base64, with
+         letters after it each time.  */
+      for (x = 0; x <= 3; x++)
+        {
+          unsigned int k;
+          for (k = 0; k < x; k++)
+            cp[n++] = 0xE9;
+          cp[n++] = c;
+          cp[n++] = 'A';
+          cp[n++] = 'A';
+          cp[n++] = '.';
+        }
+      got = runs_encode (cd, &clean, cp, 4, out);
+      if (got != 4 || out[0] != c || memcmp (out + 1, "AA.", 3) != 0)
+        continue;
+      class[c] = RUN_DIRECT;
+      /* Written as its byte after base64 too, the letters after it as
+         theirs: base64 ended before it.  ('-' may be its end.)  */
+      got = runs_encode (cd, &clean, cp, n, out);
+      if (c != '-' && got > 0 && runs_after (out, (size_t) got, &p, out, 0, c)
+          && runs_after (out, (size_t) got, &p, pre[0], pre_len[0], c)
+          && runs_after (out, (size_t) got, &p, pre[1], pre_len[1], c)
+          && runs_after (out, (size_t) got, &p, pre[2], pre_len[2], c)
+          && p == (size_t) got)
+        class[c] |= RUN_ENDS;
+    }
+  iconv_close (cd);
 }

@@ -69,4 +69,11 @@ size_t units_encode (iconv_t cd, unsigned int unit, int *order,
 enum { RUN_DIRECT = 1, RUN_ENDS = 2 };
 int units_probe_runs (char const *fromcode, uint8_t class[128]);
 
+/* The same for the encoder of such a form to TOCODE: RUN_DIRECT, the
+   character from the initial state is written as its byte and leaves
+   the encoder where it was; RUN_ENDS, after 1 to 3 characters that
+   need base64 (U+00E9), it is written as its byte too, with the
+   letters after it as theirs: base64 is over.  */
+void units_probe_enc_runs (char const *tocode, uint8_t class[128]);
+
 #endif
