@@ -491,8 +491,13 @@ iconv_bridge_fast_lasts (struct decoder const *d)
 }
 
 /* The fewest bytes given to decode_run_utf8 at once for which it asks
-   units_probe_runs what to read without iconv().  */
+   units_probe_runs what to read without iconv() (fewer for the
+   fuzzer's inputs, at most 4 KiB).  */
+#ifdef UTF8CONV_FUZZING
+enum { RUN_PROBE_MIN = 16 };
+#else
 enum { RUN_PROBE_MIN = 4096 };
+#endif
 
 /* How much of the run IN[0..RUN) of a form of run classes CLS and
    SHIFT (units_probe_runs) iconv() is to convert: up to a byte that

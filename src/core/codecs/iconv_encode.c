@@ -364,11 +364,19 @@ iconv_bridge_encode_lasts (struct encoder const *e)
               || h->runs7));
 }
 
+/* The fewest bytes given to runs_utf8 at once for which it asks
+   units_probe_enc_runs which characters are their bytes, and the share
+   of them in long stretches (in quarters) below which the state
+   machine takes the text: lower for the fuzzer's short random
+   inputs.  */
+#ifdef UTF8CONV_FUZZING
+enum { RUN_PROBE_MIN = 16, RUN_SHARE = 0 };
+#else
+enum { RUN_PROBE_MIN = 4096, RUN_SHARE = 1 };
+#endif
+
 enum
 {
-  /* The fewest bytes given to runs_utf8 at once for which it asks
-     units_probe_enc_runs which characters are their bytes.  */
-  RUN_PROBE_MIN = 4096,
   /* Characters of RUN_DIRECT in a row after which a run ends.  */
   RUN_DIRECT_MIN = 16,
   /* The most bytes UTF-7 writes for a character, the end of base64
@@ -485,7 +493,7 @@ runs_utf8 (struct bridge const *b, struct handle *h, uint8_t const *in,
       /* Text that is mostly base64, or breaks the bytes that are
          their own into short pieces, is the state machine's.  */
       if (4 * direct_share (cls, in, n < RUN_SAMPLE ? n : RUN_SAMPLE)
-          < (n < RUN_SAMPLE ? n : RUN_SAMPLE))
+          < RUN_SHARE * (n < RUN_SAMPLE ? n : RUN_SAMPLE))
         {
           h->runs7 = false;
           *newlines = 0;
