@@ -676,13 +676,17 @@ encode_twice (struct enc_memo const *m, ucs4_t c, uint8_t *out)
     return errno == EILSEQ && il == sizeof in && got == 0 ? ENC_NONE : 0;
   if (r != 0 || il != 0 || got == 0)
     return 0;
-  if (got == 2 * len && len <= ENC_MAX_BYTES
-      && memcmp (tmp, tmp + len, len) == 0)
+  if (got == 2 * len && len <= ENC_MAX_BYTES)
     {
+      /* A byte at a time: they are a few, and a call of memcmp() and
+         of memcpy() would cost more.  */
+      size_t k;
+      for (k = 0; k < len && tmp[k] == tmp[len + k]; k++)
+        out[k] = tmp[k];
       /* (Bytes held back that read as twice the same show at the
          batch's flush.)  */
-      memcpy (out, tmp, len);
-      return len;
+      if (k == len)
+        return len;
     }
   if (got <= ENC_MAX_BYTES && got * 2 <= sizeof tmp)
     {
