@@ -892,19 +892,36 @@ sys.stdout.write("".join(out) + "\n")' >text.u8
   done
 }
 
-@test "UTF-7 and UTF-7-IMAP: the text between base64 is read without iconv(3), as iconv(1) reads it, at every block size, and not after an error inside base64" {
-  require_charset UTF-7 UTF-7-IMAP
-  local bs enc sizes='65536 4200 1'
-  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 5 17 100 4096 4200 4500 8192'
-  # Below 4096 bytes at once (the block size) the text is all iconv(3)'s.
-  # Prose with words that need base64 (accents, CJK, and in UTF-7 the
-  # optional direct characters, which glibc writes in base64).
+# utf7_prose SEED LINES WORDS [WORD]...: LINES sentences of up to WORDS
+# words, with words that need base64 now and then (accents, CJK, and in
+# UTF-7 the optional direct characters, which glibc writes in base64),
+# and the WORDs too.
+utf7_prose() {
   python3 -c 'import random, sys
-r = random.Random(7)
+r = random.Random(int(sys.argv[1]))
 words = ["the", "lazy", "dog", "café", "naïve", "日本語", "Straße", "a-b",
          "x+y", "P&L", "(it)", "wait:", "yes?", "50%", "<tag>", "~home"]
-for i in range(400):
-    sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, 12))) + ".\n")' >text.u8
+words += sys.argv[4:]
+for i in range(int(sys.argv[2])):
+    sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, int(sys.argv[3])))) + ".\n")' "$@"
+}
+
+# The block sizes of the UTF-7 tests: at 4200 and 4500, blocks of their
+# texts end inside base64 after an error.
+utf7_sizes() {
+  if [ -z "${UTF8CONV_VALGRIND-}" ]; then
+    echo 65536 1 2 3 5 17 100 4096 4200 4500 8192
+  else
+    echo 65536 4200 1
+  fi
+}
+
+@test "UTF-7 and UTF-7-IMAP: the text between base64 is read without iconv(3), as iconv(1) reads it, at every block size, and not after an error inside base64" {
+  require_charset UTF-7 UTF-7-IMAP
+  local bs enc sizes
+  sizes=$(utf7_sizes)
+  # Below 4096 bytes at once (the block size) the text is all iconv(3)'s.
+  utf7_prose 7 400 12 >text.u8
   for enc in UTF-7 UTF-7-IMAP; do
     iconv -f UTF-8 -t "$enc" text.u8 >text
     for bs in $sizes; do
@@ -930,18 +947,11 @@ for i in range(400):
 
 @test "UTF-8 to UTF-7 and UTF-7-IMAP: the text between base64 is written without iconv(3), as iconv(1) writes it, at every block size, and not after an error inside base64" {
   require_charset UTF-7 UTF-7-IMAP
-  local bs enc sizes='65536 4200 1'
-  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 5 17 100 4096 4200 4500 8192'
+  local bs enc sizes
+  sizes=$(utf7_sizes)
   # Below 4096 bytes at once (the block size) every character goes to
-  # iconv(3).  Prose with words that need base64 (and in UTF-7 the
-  # optional direct characters, which glibc writes in base64).
-  python3 -c 'import random, sys
-r = random.Random(11)
-words = ["the", "lazy", "dog", "café", "naïve", "日本語", "Straße", "a-b",
-         "x+y", "P&L", "(it)", "wait:", "yes?", "50%", "<tag>", "~home",
-         "and", "then", "some", "plain", "words", "to", "read"]
-for i in range(500):
-    sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, 14))) + ".\n")' >text.u8
+  # iconv(3).
+  utf7_prose 11 500 14 and then some plain words to read >text.u8
   for enc in UTF-7 UTF-7-IMAP; do
     iconv -f UTF-8 -t "$enc" text.u8 >want
     for bs in $sizes; do
