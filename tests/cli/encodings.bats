@@ -906,6 +906,19 @@ for i in range(int(sys.argv[2])):
     sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, int(sys.argv[3])))) + ".\n")' "$@"
 }
 
+# replaced_once DIAG OPTION...: at each block size of $sizes, utf8conv
+# OPTION... -e replace converts `bad' to `want', with the diagnostic
+# DIAG.
+replaced_once() {
+  local bs diag=$1
+  shift
+  for bs in $sizes; do
+    run -0 --separate-stderr "$UTF8CONV" "$@" --block-size="$bs" -e replace -o out bad
+    assert_equal "$stderr" "$diag"
+    cmp out want || fail "block size $bs: replace"
+  done
+}
+
 # The block sizes of the UTF-7 tests: at 4200 and 4500, blocks of their
 # texts end inside base64 after an error.
 utf7_sizes() {
@@ -938,11 +951,7 @@ utf7_sizes() {
   # block sizes 4200 and 4500).
   { cat text; printf 'abc\200+ZeVnLGXlZyxl5Wcs-and then some plain text\n'; cat text; } >bad
   { cat text.u8; printf 'abc\357\277\275\346\227\245\346\234\254\346\227\245\346\234\254\346\227\245\346\234\254and then some plain text\n'; cat text.u8; } >want
-  for bs in $sizes; do
-    run -0 --separate-stderr "$UTF8CONV" -f UTF-7 --block-size="$bs" -e replace -o out bad
-    assert_equal "$stderr" "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text) + 3 )): invalid UTF-7: 80 (invalid byte); 1 error replaced in this file"
-    cmp out want || fail "block size $bs: replace"
-  done
+  replaced_once "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text) + 3 )): invalid UTF-7: 80 (invalid byte); 1 error replaced in this file" -f UTF-7
 }
 
 @test "UTF-8 to UTF-7 and UTF-7-IMAP: the text between base64 is written without iconv(3), as iconv(1) writes it, at every block size, and not after an error inside base64" {
@@ -963,11 +972,7 @@ utf7_sizes() {
   # writes U+FFFD in base64, and the encoder is still in it after.
   { cat text.u8; printf '\346\227\245\346\234\254\200\350\252\236and then some plain words to read\n'; cat text.u8; } >bad
   { cat text.u8; printf '\346\227\245\346\234\254\357\277\275\350\252\236and then some plain words to read\n'; cat text.u8; } | iconv -f UTF-8 -t UTF-7 >want
-  for bs in $sizes; do
-    run -0 --separate-stderr "$UTF8CONV" -t UTF-7 --block-size="$bs" -e replace -o out bad
-    assert_equal "$stderr" "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 6 )): invalid UTF-8: 80 (unexpected continuation byte); 1 error replaced in this file"
-    cmp out want || fail "block size $bs: replace"
-  done
+  replaced_once "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 6 )): invalid UTF-8: 80 (unexpected continuation byte); 1 error replaced in this file" -t UTF-7
 }
 
 @test "UTF-7 to UTF-8 takes runs of iconv(3) calls: text, and glibc's lone surrogate after it, as a byte at a time gives them, at every block size" {
