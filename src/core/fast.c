@@ -353,6 +353,87 @@ utf8_to_table (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
   return i;
 }
 
+/* UTF-8 to a table code page of iconv(3) whose bytes 00..7F are not
+   ASCII (EBCDIC, some ISO 646 variants and IBM PC pages), which
+   utf8_to_single_byte's kernels cannot copy: characters of one and two
+   bytes (U+0000..U+07FF) through a table from its encoders' memo, the
+   byte of each that the memo knew when the path was chosen (the
+   characters of the page's bytes), -1 for the others; utf8_to_memo
+   takes those (and learns them), and what the memo does not know
+   either, in turns with this loop, as utf8_to_table does.  */
+static int16_t utf8_to_byte[0x800];
+
+static size_t
+utf8_to_bytes (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+               size_t *produced, uint64_t *newlines)
+{
+  /* A byte out for each character, of a byte or two: O is at most I.  */
+  size_t i = 0, o = 0, stop = min (n, cap);
+  uint64_t nl = 0;
+  while (i < stop)
+    {
+      ucs4_t c = in[i];
+      int16_t v;
+      if (c < 0x80)
+        {
+          if ((v = utf8_to_byte[c]) < 0)
+            break;
+          out[o++] = (uint8_t) v;
+          nl += c == 0x0A;
+          i++;
+          continue;
+        }
+      if (c - 0xC2 >= 0xE0 - 0xC2 || n - i < 2 || (in[i + 1] & 0xC0) != 0x80)
+        break;
+      c = (c & 0x1F) << 6 | (in[i + 1] & 0x3F);
+      if ((v = utf8_to_byte[c]) < 0)
+        break;
+      out[o++] = (uint8_t) v;
+      i += 2;
+    }
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
+
+static size_t
+utf8_to_any_table (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+                   size_t *produced, uint64_t *newlines,
+                   struct codec_error *err)
+{
+  size_t i = 0, o = 0;
+  uint64_t nl = 0;
+  while (i < n)
+    {
+      size_t p, u;
+      uint64_t l;
+      u = utf8_to_bytes (in + i, n - i, out + o, cap - o, &p, &l);
+      i += u, o += p, nl += l;
+      if (i == n)
+        break;
+      u = utf8_to_memo (in + i, n - i, out + o, cap - o, &p, &l, err);
+      i += u, o += p, nl += l;
+      if (u == 0)
+        break;
+    }
+  *produced = o;
+  *newlines = nl;
+  return utf8_stop (in, i, n, err);
+}
+
+/* Fill utf8_to_byte from the memo M of a table code page.  */
+static void
+make_utf8_to_byte (struct enc_memo const *m)
+{
+  ucs4_t c;
+  for (c = 0; c < 0x800; c++)
+    {
+      uint64_t v = enc_memo_get (m, c);
+      utf8_to_byte[c] = ((v & 0xF) == 1 && !(v & ENC_HELD)
+                         ? (int16_t) (uint8_t) (v >> 8) : -1);
+    }
+}
+
 /* A table code page of iconv(3) (iconv_table.c) whose bytes 00..7F are
    not ASCII (EBCDIC, some ISO 646 variants and IBM PC pages) to UTF-8,
    byte by byte through its table: the UTF-8 form of each byte's value,
@@ -563,7 +644,10 @@ fast_select (struct codec const *from, struct codec const *to)
       /* The other table code pages, and the bridge while its encoders
          keep no state: the encoders' memo.  */
       if ((to_memo = iconv_table_memo (to)))
-        return utf8_to_memo;
+        {
+          make_utf8_to_byte (to_memo);
+          return utf8_to_any_table;
+        }
       if ((to->flags & CODEC_STATEFUL)
           && (to_memo = to_learner = iconv_bridge_enc_memo (to)))
         return utf8_to_memo;

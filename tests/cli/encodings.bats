@@ -892,6 +892,40 @@ sys.stdout.write("".join(out) + "\n")' >text.u8
   done
 }
 
+@test "UTF-8 to EBCDIC code pages (IBM037, IBM273, IBM1047) through a table of their own: as iconv(1) at every block size, the line of an error, overlong sequences" {
+  require_charset IBM037 IBM273 IBM1047
+  local bs enc sizes='65536 1 3'
+  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 7 100 4096'
+  python3 -c 'import random, sys
+r = random.Random(3)
+words = ["Café", "au", "lait", "naïve", "über", "Straße", "niño", "Ærø",
+         "the", "dog", "¿qué?", "50%", "a-b", "x+y", "(it)", "1 ½"]
+for i in range(300):
+    sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, 12))) + ".\n")' >text.u8
+  for enc in IBM037 IBM273 IBM1047; do
+    iconv -f UTF-8 -t "$enc" text.u8 >want
+    for bs in $sizes; do
+      "$UTF8CONV" -t "$enc" --block-size="$bs" -o out text.u8
+      cmp out want || fail "$enc, block size $bs"
+    done
+  done
+  # The euro sign is none of IBM037's: the error is on the line after
+  # the text's, at its byte.
+  { cat text.u8; printf 'four \342\202\254 five\n'; } >bad
+  for bs in $sizes; do
+    run -1 --separate-stderr "$UTF8CONV" -t IBM037 --block-size="$bs" -o out bad
+    assert_equal "$stderr" "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 5 )): cannot encode U+20AC in IBM037: E2 82 AC (unencodable character)"
+  done
+  # C1 81, an overlong 'A', is two errors (not the letter, 0xC1).
+  { cat text.u8; printf 'c\301\201d\n'; } >bad
+  { iconv -f UTF-8 -t IBM037 text.u8; printf '\203\157\157\204\045'; } >want
+  for bs in $sizes; do
+    run -0 --separate-stderr "$UTF8CONV" -t IBM037 --block-size="$bs" -e replace -o out bad
+    assert_equal "$stderr" "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 1 )): invalid UTF-8: C1 (overlong encoding); 2 errors replaced in this file"
+    cmp out want || fail "block size $bs: replace"
+  done
+}
+
 # utf7_prose SEED LINES WORDS [WORD]...: LINES sentences of up to WORDS
 # words, with words that need base64 now and then (accents, CJK, and in
 # UTF-7 the optional direct characters, which glibc writes in base64),
