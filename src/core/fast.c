@@ -19,6 +19,7 @@
 #include "codecs/iconv_encode.h"
 #include "codecs/iconv_memo.h"
 #include "codecs/iconv_table.h"
+#include "codecs/iconv_units.h"
 
 #include <string.h>
 
@@ -152,6 +153,28 @@ utf16be_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
 {
   err->len = 0;
   return utf16_to_utf8 (in, n, out, cap, produced, newlines, true);
+}
+
+/* UTF-32 in either byte order to UTF-8: the values up to U+10FFFF that
+   are no surrogate, nor U+FEFF or U+FFFE (which the state machine takes,
+   as it does errors), as the bridge's runs of UCS-4 read them
+   (iconv_units.h).  */
+static size_t
+utf32le_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+                 size_t *produced, uint64_t *newlines, struct codec_error *err)
+{
+  err->len = 0;
+  return units_decode_utf8 (4, UNITS_LITTLE, in, n, out, cap, produced,
+                            newlines);
+}
+
+static size_t
+utf32be_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+                 size_t *produced, uint64_t *newlines, struct codec_error *err)
+{
+  err->len = 0;
+  return units_decode_utf8 (4, UNITS_BIG, in, n, out, cap, produced,
+                            newlines);
 }
 
 /* Single-byte encodings to UTF-8, through a table made at start-up from
@@ -659,6 +682,10 @@ fast_select (struct codec const *from, struct codec const *to)
     return utf16le_to_utf8;
   if (from == &codec_utf16be)
     return utf16be_to_utf8;
+  if (from == &codec_utf32le)
+    return utf32le_to_utf8;
+  if (from == &codec_utf32be)
+    return utf32be_to_utf8;
   if ((from->flags & CODEC_SINGLE_BYTE)
       && make_single_byte_tables (from, true))
     return single_byte_to_utf8;

@@ -926,6 +926,43 @@ for i in range(300):
   done
 }
 
+@test "UCS-2LE, UCS-4, UTF-32LE and UTF-32BE to UTF-8: plain units without iconv(3) or the state machine, as iconv(1) at every block size, and the line of an error after them" {
+  require_charset UCS-2LE UCS-4
+  local bs enc sizes='65536 1 3'
+  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 5 7 100 4096'
+  utf7_prose 5 300 12 >text.u8
+  for enc in UCS-2LE UCS-4 UTF-32LE UTF-32BE; do
+    iconv -f UTF-8 -t "$enc" text.u8 >text
+    for bs in $sizes; do
+      "$UTF8CONV" -f "$enc" --block-size="$bs" -o out text
+      cmp out text.u8 || fail "$enc, block size $bs"
+    done
+  done
+  # After the text, a surrogate (UCS-2LE's D800, UCS-4's), or a value
+  # beyond U+10FFFF: the error is on the line after the text's.
+  local line size
+  line=$(( $(wc -l <text.u8) + 1 ))
+  for enc in UCS-2LE UCS-4 UTF-32LE UTF-32BE; do
+    iconv -f UTF-8 -t "$enc" text.u8 >text
+    size=$(stat -c %s text)
+    case $enc in
+      UCS-2LE) printf '\000\330' ;;
+      UCS-4) printf '\000\000\330\000' ;;
+      UTF-32LE) printf '\000\000\021\000' ;;
+      UTF-32BE) printf '\000\021\000\000' ;;
+    esac | cat text - >bad
+    for bs in $sizes; do
+      run -1 --separate-stderr "$UTF8CONV" -f "$enc" --block-size="$bs" -o out bad
+      case $enc in
+        UCS-2LE|UCS-4) assert_equal "$stderr" "utf8conv: bad:$line: byte $size: invalid $enc: 00 (invalid byte)" ;;
+        UTF-32LE) assert_equal "$stderr" "utf8conv: bad:$line: byte $size: invalid $enc: 00 00 11 00 (beyond U+10FFFF)" ;;
+        UTF-32BE) assert_equal "$stderr" "utf8conv: bad:$line: byte $size: invalid $enc: 00 11 00 00 (beyond U+10FFFF)" ;;
+      esac
+      cmp out text.u8 || fail "$enc, block size $bs: the text before the error"
+    done
+  done
+}
+
 # utf7_prose SEED LINES WORDS [WORD]...: LINES sentences of up to WORDS
 # words, with words that need base64 now and then (accents, CJK, and in
 # UTF-7 the optional direct characters, which glibc writes in base64),

@@ -486,7 +486,7 @@ iconv_bridge_fast_lasts (struct decoder const *d)
 {
   struct handle const *h = d->impl;
   return (d->codec->decode == bridge_decode
-          && (runs_to_utf8 (d)
+          && (runs_to_utf8 (d) || h->unit != 0
               || (h->hold ? h->hold->fast : h->memo_on || h->hold_try)));
 }
 
@@ -622,6 +622,17 @@ iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in, size_t n,
   if (runs_to_utf8 (d))
     return n > 0 ? decode_run_utf8 (d, h, in, n, out, cap, produced,
                                     newlines) : 0;
+  if (h->unit != 0)
+    {
+      /* decode_units's conditions, and its steps for plain units.  */
+      if (d->carry_len > 0 || h->prefix > 0 || h->blame_next)
+        return 0;
+      done = units_decode_utf8 (h->unit, h->order, in, n, out, cap,
+                                produced, newlines);
+      if (done > 0)
+        note_consumed (h, in + done - h->unit, h->unit, true);
+      return done;
+    }
   if (h->hold)
     {
       /* As decode_known, for a charset that holds letters back.  */

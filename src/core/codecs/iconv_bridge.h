@@ -31,15 +31,16 @@ struct enc_memo *iconv_bridge_enc_memo (struct codec const *c);
    knows (its state, if any, followed across shifts); one that holds
    letters back, with its table (iconv_hold.c) if that has no marks it
    stops at, or may yet have one; or
-   one of UTF-7, which converts runs.  False for good once it has
-   been.  */
+   one of UTF-7, which converts runs; or one of a Unicode form of fixed
+   units (UCS-2, UCS-4), which reads its plain units once a run has
+   shown their byte order.  False for good once it has been.  */
 bool iconv_bridge_fast_lasts (struct decoder const *d);
 
 /* For fast.c's path to UTF-8: decode a prefix of IN[0..N) with the
    memo of the bridged decoder D (and across shifts, iconv_shift.c), or
    its hold table, as its decode function would, into UTF-8 in
    OUT[0..CAP), up to what the memo does not know; or, for UTF-7, with iconv(3) a run per call, up
-   to an error.  Returns the bytes used; sets *PRODUCED to the
+   to an error; or a form of fixed units' plain units.  Returns the bytes used; sets *PRODUCED to the
    bytes written and *NEWLINES to the U+000A decoded.  0 (and nothing
    written) while D may not read with its memo, as with bytes carried.  */
 size_t iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in,

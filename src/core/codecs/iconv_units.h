@@ -38,6 +38,15 @@ size_t units_decode (iconv_t cd, unsigned int unit, int *order,
                      struct pivot *p, size_t max, size_t *last,
                      bool *exact);
 
+/* For fast.c's path to UTF-8: decode to UTF-8 in OUT[0..CAP) the plain
+   units (as units_decode reads without iconv(): no surrogate, nothing
+   that reads as a byte order mark) at the start of IN[0..N), of UNIT
+   bytes in the byte order ORDER, once known.  Returns the bytes used
+   (0 while ORDER is UNITS_UNKNOWN); sets *PRODUCED and *NEWLINES.  */
+size_t units_decode_utf8 (unsigned int unit, int order, uint8_t const *in,
+                          size_t n, uint8_t *out, size_t cap,
+                          size_t *produced, uint64_t *newlines);
+
 /* Encode with CD, whose code unit is UNIT, a run of CP[0..COUNT) into
    OUT from *O on (CAP bytes in all), leaving room for the bridge's own
    next character; only values that every such form encodes to one
