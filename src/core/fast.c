@@ -193,18 +193,116 @@ single_byte_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
 }
 
 /* UTF-8 to a single-byte encoding: ASCII is copied, and two-byte
-   characters (U+0080..U+07FF) are looked up; anything else, such as the
-   euro sign, is left to the state machine.  */
+   characters (U+0080..U+07FF) are looked up (the kernel); three-byte
+   ones, such as the euro sign, through the pages below; anything else
+   is left to the state machine.  */
 static int16_t utf8_to_sb[0x800];
 
+/* The characters of three bytes of UTF-8 (U+0800..U+FFFF) that the
+   bytes of a single-byte encoding decode to and that its encoder writes
+   as those bytes (CP1252's euro sign and quotation marks, KOI8-R's box
+   drawing): pages of 256 by the character's upper byte, through
+   SB3_INDEX (0 where the page has none, else its number in SB3_PAGE
+   plus one), each entry the byte or -1.  There are at most 128 such
+   characters, but a page for each is too many only in theory: a page
+   that finds no room is left out, for the state machine.  */
+enum { SB3_PAGES = 16 };
+static uint8_t sb3_index[256];
+static int16_t sb3_page[SB3_PAGES][256];
+
+/* Encode what it can of the UTF-8 at IN[0..N) into OUT[0..CAP), where
+   the kernel stopped: characters of three bytes through SB3_PAGE, and
+   of ASCII between them, up to one that it does not know, of two or
+   four bytes, or the 9th of ASCII in a row, which the kernel takes
+   again.  Returns the bytes used; sets *PRODUCED and *NEWLINES.  */
+static size_t
+utf8_to_sb3 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+             size_t *produced, uint64_t *newlines)
+{
+  size_t i = 0, o = 0;
+  unsigned int ascii = 0;
+  uint64_t nl = 0;
+  while (i < n && o < cap)
+    {
+      ucs4_t c = in[i], c1, c2;
+      int16_t v;
+      unsigned int page;
+      if (c < 0x80)
+        {
+          if (++ascii > 8 || (v = utf8_to_sb[c]) < 0)
+            break;
+          out[o++] = (uint8_t) v;
+          nl += c == 0x0A;
+          i++;
+          continue;
+        }
+      if ((c & 0xF0) != 0xE0 || n - i < 3)
+        break;
+      /* Continuation bytes are 00..3F once flipped: both at once.  */
+      c1 = in[i + 1] ^ 0x80u;
+      c2 = in[i + 2] ^ 0x80u;
+      c = (c & 0x0F) << 12 | c1 << 6 | c2;
+      if ((c1 | c2) >= 0x40 || c < 0x800 || c - 0xD800 < 0x800
+          || (page = sb3_index[c >> 8]) == 0
+          || (v = sb3_page[page - 1][c & 0xFF]) < 0)
+        break;
+      out[o++] = (uint8_t) v;
+      i += 3;
+      ascii = 0;
+    }
+  *produced = o;
+  *newlines = nl;
+  return i;
+}
+
+/* Note in SB3_PAGE that C is written as the byte B.  */
+static void
+sb3_note (ucs4_t c, uint8_t b)
+{
+  unsigned int page = sb3_index[c >> 8], used = 0, k;
+  if (c < 0x800 || c > 0xFFFF)
+    return;
+  if (page == 0)
+    {
+      for (k = 0; k < 256; k++)
+        used += sb3_index[k] != 0;
+      if (used == SB3_PAGES)
+        return;
+      page = used + 1;
+      sb3_index[c >> 8] = (uint8_t) page;
+      for (k = 0; k < 256; k++)
+        sb3_page[page - 1][k] = -1;
+    }
+  sb3_page[page - 1][c & 0xFF] = b;
+}
+
+/* The kernel, and where it stops at a character of three bytes that
+   SB3_PAGE knows, utf8_to_sb3, in turns, as long as either gets on:
+   CP1252's euro sign and quotation marks need no state machine.  */
 static size_t
 utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                      size_t *produced, uint64_t *newlines,
                      struct codec_error *err)
 {
-  return utf8_stop (in, kernels->utf8_to_sb (in, min (n, cap), out,
-                                             utf8_to_sb, produced, newlines),
-                    n, err);
+  size_t i = 0, o = 0;
+  uint64_t nl = 0;
+  while (i < n)
+    {
+      size_t p, u;
+      uint64_t l;
+      u = kernels->utf8_to_sb (in + i, min (n - i, cap - o), out + o,
+                               utf8_to_sb, &p, &l);
+      i += u, o += p, nl += l;
+      if (i == n)
+        break;
+      u = utf8_to_sb3 (in + i, n - i, out + o, cap - o, &p, &l);
+      i += u, o += p, nl += l;
+      if (u == 0)
+        break;
+    }
+  *produced = o;
+  *newlines = nl;
+  return utf8_stop (in, i, n, err);
 }
 
 /* UTF-8 to a bridged charset whose encoders keep no state (as far as
@@ -508,6 +606,43 @@ make_table_utf8 (ucs4_t const *t)
     }
 }
 
+/* Fill SB3_PAGE for the encoders of C: each character of three bytes of
+   UTF-8 that a byte of C decodes to, and that its encoder (or MEMO,
+   which a table code page's reads) writes as one byte.  */
+static void
+make_sb3 (struct codec const *c, struct enc_memo const *memo)
+{
+  unsigned int b;
+  memset (sb3_index, 0, sizeof sb3_index);
+  for (b = 0x80; b < 256; b++)
+    {
+      uint8_t byte = (uint8_t) b, buf[MAX_ENCODED];
+      ucs4_t cp[4] = { 0 };
+      int64_t off[4] = { 0 };
+      uint8_t nb[4] = { 0 };
+      size_t len = 1, one = 1, olen = 0;
+      struct pivot p = { cp, off, nb, 0, 4 };
+      struct decoder d;
+      struct encoder e;
+      uint64_t v;
+      decoder_init (&d, c);
+      if (c->decode (&d, &byte, &len, true, &p) != DECODE_INPUT_EMPTY
+          || p.len != 1 || cp[0] < 0x800 || cp[0] > 0xFFFF)
+        continue;
+      if (memo)
+        {
+          v = enc_memo_get (memo, cp[0]);
+          if ((v & 0xF) == 1 && !(v & ENC_HELD))
+            sb3_note (cp[0], (uint8_t) (v >> 8));
+          continue;
+        }
+      encoder_init (&e, c);
+      if (c->encode (&e, cp, &one, buf, &olen, sizeof buf)
+          == ENCODE_INPUT_EMPTY && one == 1 && olen == 1)
+        sb3_note (cp[0], buf[0]);
+    }
+}
+
 /* Fill the single-byte tables from the codec's own step functions (or,
    for a table code page's encoder, from the memo that its step
    function reads), so that the fast path cannot disagree with it.  */
@@ -559,6 +694,7 @@ make_single_byte_tables (struct codec const *c, bool decoding)
      its bytes, without asking iconv(3) about the others, which the memo
      learns as they come (utf8_to_table).  */
   memo = iconv_table_memo (c);
+  make_sb3 (c, memo);
   for (b = 0; b < 0x800; b++)
     {
       ucs4_t c1 = b;

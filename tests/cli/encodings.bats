@@ -963,6 +963,44 @@ for i in range(300):
   done
 }
 
+@test "UTF-8 to CP1252, KOI8-R and CP874: characters of three bytes through a table, as iconv(1) at every block size; an error's line after them; an overlong form and a surrogate are errors" {
+  require_charset KOI8-R CP874
+  local bs enc sizes='65536 1 3'
+  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 5 7 100 4096'
+  # Quotation marks and dashes of CP1252, box drawing of KOI8-R, Thai of
+  # CP874, between ASCII and letters of two bytes.
+  for enc in CP1252 KOI8-R CP874; do
+    python3 -c 'import random, sys
+r = random.Random(9)
+words = {"CP1252": ["\u201cquoted\u201d", "it\u2019s", "\u20ac5", "a\u2014b", "wait\u2026", "caf\u00e9", "the", "dog"],
+         "KOI8-R": ["\u2500\u2502\u250c", "\u2554\u2550\u2557", "\u0434\u043e\u043c", "\u2264", "the", "x"],
+         "CP874": ["\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35", "\u0e44\u0e17\u0e22", "\u20ac", "\u2026", "the", "1"]}[sys.argv[1]]
+for i in range(300):
+    sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, 12))) + ".\n")' "$enc" >"text.$enc"
+    iconv -f UTF-8 -t "$enc" "text.$enc" >want
+    for bs in $sizes; do
+      "$UTF8CONV" -t "$enc" --block-size="$bs" -o out "text.$enc"
+      cmp out want || fail "$enc, block size $bs"
+    done
+  done
+  # U+20AD is none of CP1252's: the error is on the line after the
+  # text's.  E0 80 AF (an overlong '/') and ED A0 80 (a surrogate) are
+  # three errors each, not characters of the table.
+  local line size
+  line=$(( $(wc -l <text.CP1252) + 1 ))
+  size=$(stat -c %s text.CP1252)
+  { cat text.CP1252; printf 'x\342\202\255y\n'; } >bad
+  for bs in $sizes; do
+    run -1 --separate-stderr "$UTF8CONV" -t CP1252 --block-size="$bs" -o out bad
+    assert_equal "$stderr" "utf8conv: bad:$line: byte $(( size + 1 )): cannot encode U+20AD in CP1252: E2 82 AD (unencodable character)"
+  done
+  { cat text.CP1252; printf 'x\340\200\257y\n'; } >bad
+  { iconv -f UTF-8 -t CP1252 text.CP1252; printf 'x???y\n'; } >want
+  replaced_once "utf8conv: bad:$line: byte $(( size + 1 )): invalid UTF-8: E0 (overlong encoding); 3 errors replaced in this file" -t CP1252
+  { cat text.CP1252; printf 'x\355\240\200y\n'; } >bad
+  replaced_once "utf8conv: bad:$line: byte $(( size + 1 )): invalid UTF-8: ED (surrogate); 3 errors replaced in this file" -t CP1252
+}
+
 # utf7_prose SEED LINES WORDS [WORD]...: LINES sentences of up to WORDS
 # words, with words that need base64 now and then (accents, CJK, and in
 # UTF-7 the optional direct characters, which glibc writes in base64),

@@ -459,11 +459,13 @@ check_fast_path (char const *from, char const *to, uint8_t const *s,
   if (used > n || err.len > MAX_ERROR_BYTES
       || (err.len > 0 && !same_error (f, s + used, n - used, &err)))
     good = false;
-  else if ((t->flags & CODEC_SINGLE_BYTE) && iconv_table_memo (t))
-    /* A table of iconv(3) goes on where the kernel stops with what its
-       encoders' memo knows, which depends on what they have met: at
-       least as far as the kernel, and the bytes the reference gives
-       (below).  */
+  else if (t->flags & CODEC_SINGLE_BYTE)
+    /* A single-byte encoder goes on where the kernel stops with its
+       characters of three bytes (and the ASCII between them, while
+       there is room for their bytes), and a table of iconv(3) with
+       what its encoders' memo knows, which depends on what they have
+       met: at least as far as the kernel, and the bytes the reference
+       gives (below).  */
     good = used >= fast_want (f, t, s, n, cap) && produced <= cap;
   else if ((f->flags & CODEC_SINGLE_BYTE) || (t->flags & CODEC_SINGLE_BYTE))
     good = used == fast_want (f, t, s, n, cap);
