@@ -63,6 +63,36 @@ utf8_stop (uint8_t const *in, size_t u, size_t n, struct codec_error *err)
   return u;
 }
 
+/* FIRST and SECOND, two loops of a fast path, in turns from IN, as long
+   as either gets on: FIRST (until the end, or an ill-formed sequence it
+   stops at), then SECOND where FIRST stopped, until it stops too.
+   Returns the bytes used, as a fast path does.  */
+static inline size_t
+in_turns (fast_fn *first, fast_fn *second, uint8_t const *in, size_t n,
+          uint8_t *out, size_t cap, size_t *produced, uint64_t *newlines,
+          struct codec_error *err)
+{
+  size_t i = 0, o = 0;
+  uint64_t nl = 0;
+  err->len = 0;
+  while (i < n)
+    {
+      size_t p, u;
+      uint64_t l;
+      u = first (in + i, n - i, out + o, cap - o, &p, &l, err);
+      i += u, o += p, nl += l;
+      if (i == n || err->len > 0)
+        break;
+      u = second (in + i, n - i, out + o, cap - o, &p, &l, err);
+      i += u, o += p, nl += l;
+      if (u == 0)
+        break;
+    }
+  *produced = o;
+  *newlines = nl;
+  return utf8_stop (in, i, n, err);
+}
+
 static size_t
 utf8_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
               size_t *produced, uint64_t *newlines, struct codec_error *err)
@@ -159,23 +189,18 @@ utf16be_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
    are no surrogate, nor U+FEFF or U+FFFE (which the state machine takes,
    as it does errors), as the bridge's runs of UCS-4 read them
    (iconv_units.h).  */
-static size_t
-utf32le_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-                 size_t *produced, uint64_t *newlines, struct codec_error *err)
-{
-  err->len = 0;
-  return units_decode_utf8 (4, UNITS_LITTLE, in, n, out, cap, produced,
-                            newlines);
-}
+#define UTF32_TO_UTF8(NAME, ORDER)                                         \
+  static size_t                                                            \
+  NAME (uint8_t const *in, size_t n, uint8_t *out, size_t cap,             \
+        size_t *produced, uint64_t *newlines, struct codec_error *err)     \
+  {                                                                        \
+    err->len = 0;                                                          \
+    return units_decode_utf8 (4, ORDER, in, n, out, cap, produced,         \
+                              newlines);                                   \
+  }
 
-static size_t
-utf32be_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-                 size_t *produced, uint64_t *newlines, struct codec_error *err)
-{
-  err->len = 0;
-  return units_decode_utf8 (4, UNITS_BIG, in, n, out, cap, produced,
-                            newlines);
-}
+UTF32_TO_UTF8 (utf32le_to_utf8, UNITS_LITTLE)
+UTF32_TO_UTF8 (utf32be_to_utf8, UNITS_BIG)
 
 /* Single-byte encodings to UTF-8, through a table made at start-up from
    the codec itself: the UTF-8 form of each byte from 0x80 up, and its
@@ -217,7 +242,7 @@ static int16_t sb3_page[SB3_PAGES][256];
    again.  Returns the bytes used; sets *PRODUCED and *NEWLINES.  */
 static size_t
 utf8_to_sb3 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-             size_t *produced, uint64_t *newlines)
+             size_t *produced, uint64_t *newlines, struct codec_error *err)
 {
   size_t i = 0, o = 0;
   unsigned int ascii = 0;
@@ -250,6 +275,7 @@ utf8_to_sb3 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
       i += 3;
       ascii = 0;
     }
+  err->len = 0;
   *produced = o;
   *newlines = nl;
   return i;
@@ -276,33 +302,27 @@ sb3_note (ucs4_t c, uint8_t b)
   sb3_page[page - 1][c & 0xFF] = b;
 }
 
+/* The kernel of UTF-8 to a single-byte encoding alone.  */
+static size_t
+utf8_to_sb_kernel (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+                   size_t *produced, uint64_t *newlines,
+                   struct codec_error *err)
+{
+  err->len = 0;
+  return kernels->utf8_to_sb (in, min (n, cap), out, utf8_to_sb, produced,
+                              newlines);
+}
+
 /* The kernel, and where it stops at a character of three bytes that
-   SB3_PAGE knows, utf8_to_sb3, in turns, as long as either gets on:
-   CP1252's euro sign and quotation marks need no state machine.  */
+   SB3_PAGE knows, utf8_to_sb3, in turns: CP1252's euro sign and
+   quotation marks need no state machine.  */
 static size_t
 utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                      size_t *produced, uint64_t *newlines,
                      struct codec_error *err)
 {
-  size_t i = 0, o = 0;
-  uint64_t nl = 0;
-  while (i < n)
-    {
-      size_t p, u;
-      uint64_t l;
-      u = kernels->utf8_to_sb (in + i, min (n - i, cap - o), out + o,
-                               utf8_to_sb, &p, &l);
-      i += u, o += p, nl += l;
-      if (i == n)
-        break;
-      u = utf8_to_sb3 (in + i, n - i, out + o, cap - o, &p, &l);
-      i += u, o += p, nl += l;
-      if (u == 0)
-        break;
-    }
-  *produced = o;
-  *newlines = nl;
-  return utf8_stop (in, i, n, err);
+  return in_turns (utf8_to_sb_kernel, utf8_to_sb3, in, n, out, cap,
+                   produced, newlines, err);
 }
 
 /* UTF-8 to a bridged charset whose encoders keep no state (as far as
@@ -452,26 +472,8 @@ static size_t
 utf8_to_table (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                size_t *produced, uint64_t *newlines, struct codec_error *err)
 {
-  size_t i = 0, o = 0;
-  uint64_t nl = 0;
-
-  err->len = 0;
-  while (i < n)
-    {
-      size_t p, u;
-      uint64_t l;
-      u = utf8_to_single_byte (in + i, n - i, out + o, cap - o, &p, &l, err);
-      i += u, o += p, nl += l;
-      if (i == n || err->len > 0)
-        break;
-      u = utf8_to_memo (in + i, n - i, out + o, cap - o, &p, &l, err);
-      i += u, o += p, nl += l;
-      if (u == 0)
-        break;
-    }
-  *produced = o;
-  *newlines = nl;
-  return i;
+  return in_turns (utf8_to_single_byte, utf8_to_memo, in, n, out, cap,
+                   produced, newlines, err);
 }
 
 /* UTF-8 to a table code page of iconv(3) whose bytes 00..7F are not
@@ -486,7 +488,7 @@ static int16_t utf8_to_byte[0x800];
 
 static size_t
 utf8_to_bytes (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-               size_t *produced, uint64_t *newlines)
+               size_t *produced, uint64_t *newlines, struct codec_error *err)
 {
   /* A byte out for each character, of a byte or two: O is at most I.  */
   size_t i = 0, o = 0, stop = min (n, cap);
@@ -512,6 +514,7 @@ utf8_to_bytes (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
       out[o++] = (uint8_t) v;
       i += 2;
     }
+  err->len = 0;
   *produced = o;
   *newlines = nl;
   return i;
@@ -522,24 +525,8 @@ utf8_to_any_table (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                    size_t *produced, uint64_t *newlines,
                    struct codec_error *err)
 {
-  size_t i = 0, o = 0;
-  uint64_t nl = 0;
-  while (i < n)
-    {
-      size_t p, u;
-      uint64_t l;
-      u = utf8_to_bytes (in + i, n - i, out + o, cap - o, &p, &l);
-      i += u, o += p, nl += l;
-      if (i == n)
-        break;
-      u = utf8_to_memo (in + i, n - i, out + o, cap - o, &p, &l, err);
-      i += u, o += p, nl += l;
-      if (u == 0)
-        break;
-    }
-  *produced = o;
-  *newlines = nl;
-  return utf8_stop (in, i, n, err);
+  return in_turns (utf8_to_bytes, utf8_to_memo, in, n, out, cap, produced,
+                   newlines, err);
 }
 
 /* Fill utf8_to_byte from the memo M of a table code page.  */

@@ -894,49 +894,32 @@ sys.stdout.write("".join(out) + "\n")' >text.u8
 
 @test "UTF-8 to EBCDIC code pages (IBM037, IBM273, IBM1047) through a table of their own: as iconv(1) at every block size, the line of an error, overlong sequences" {
   require_charset IBM037 IBM273 IBM1047
-  local bs enc sizes='65536 1 3'
-  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 7 100 4096'
-  python3 -c 'import random, sys
-r = random.Random(3)
-words = ["Café", "au", "lait", "naïve", "über", "Straße", "niño", "Ærø",
-         "the", "dog", "¿qué?", "50%", "a-b", "x+y", "(it)", "1 ½"]
-for i in range(300):
-    sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, 12))) + ".\n")' >text.u8
+  local enc sizes
+  sizes=$(block_sizes)
+  prose 3 300 12 Café au lait naïve über Straße niño Ærø the dog '¿qué?' \
+    50% a-b x+y '(it)' '1 ½' >text.u8
   for enc in IBM037 IBM273 IBM1047; do
     iconv -f UTF-8 -t "$enc" text.u8 >want
-    for bs in $sizes; do
-      "$UTF8CONV" -t "$enc" --block-size="$bs" -o out text.u8
-      cmp out want || fail "$enc, block size $bs"
-    done
+    converts_as want text.u8 -t "$enc"
   done
   # The euro sign is none of IBM037's: the error is on the line after
   # the text's, at its byte.
   { cat text.u8; printf 'four \342\202\254 five\n'; } >bad
-  for bs in $sizes; do
-    run -1 --separate-stderr "$UTF8CONV" -t IBM037 --block-size="$bs" -o out bad
-    assert_equal "$stderr" "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 5 )): cannot encode U+20AC in IBM037: E2 82 AC (unencodable character)"
-  done
+  stops_with "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 5 )): cannot encode U+20AC in IBM037: E2 82 AC (unencodable character)" -t IBM037
   # C1 81, an overlong 'A', is two errors (not the letter, 0xC1).
   { cat text.u8; printf 'c\301\201d\n'; } >bad
   { iconv -f UTF-8 -t IBM037 text.u8; printf '\203\157\157\204\045'; } >want
-  for bs in $sizes; do
-    run -0 --separate-stderr "$UTF8CONV" -t IBM037 --block-size="$bs" -e replace -o out bad
-    assert_equal "$stderr" "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 1 )): invalid UTF-8: C1 (overlong encoding); 2 errors replaced in this file"
-    cmp out want || fail "block size $bs: replace"
-  done
+  replaced_once "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 1 )): invalid UTF-8: C1 (overlong encoding); 2 errors replaced in this file" -t IBM037
 }
 
 @test "UCS-2LE, UCS-4, UTF-32LE and UTF-32BE to UTF-8: plain units without iconv(3) or the state machine, as iconv(1) at every block size, and the line of an error after them" {
   require_charset UCS-2LE UCS-4
-  local bs enc sizes='65536 1 3'
-  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 5 7 100 4096'
+  local bs enc sizes
+  sizes=$(block_sizes)
   utf7_prose 5 300 12 >text.u8
   for enc in UCS-2LE UCS-4 UTF-32LE UTF-32BE; do
     iconv -f UTF-8 -t "$enc" text.u8 >text
-    for bs in $sizes; do
-      "$UTF8CONV" -f "$enc" --block-size="$bs" -o out text
-      cmp out text.u8 || fail "$enc, block size $bs"
-    done
+    converts_as text.u8 text -f "$enc"
   done
   # After the text, a surrogate (UCS-2LE's D800, UCS-4's), or a value
   # beyond U+10FFFF: the error is on the line after the text's.
@@ -965,23 +948,16 @@ for i in range(300):
 
 @test "UTF-8 to CP1252, KOI8-R and CP874: characters of three bytes through a table, as iconv(1) at every block size; an error's line after them; an overlong form and a surrogate are errors" {
   require_charset KOI8-R CP874
-  local bs enc sizes='65536 1 3'
-  [ -z "${UTF8CONV_VALGRIND-}" ] && sizes='65536 1 2 3 5 7 100 4096'
+  local enc sizes
+  sizes=$(block_sizes)
   # Quotation marks and dashes of CP1252, box drawing of KOI8-R, Thai of
   # CP874, between ASCII and letters of two bytes.
+  prose 9 300 12 “quoted” it’s €5 a—b wait… café the dog >text.CP1252
+  prose 9 300 12 ─│┌ ╔═╗ дом ≤ the x >text.KOI8-R
+  prose 9 300 12 สวัสดี ไทย € … the 1 >text.CP874
   for enc in CP1252 KOI8-R CP874; do
-    python3 -c 'import random, sys
-r = random.Random(9)
-words = {"CP1252": ["\u201cquoted\u201d", "it\u2019s", "\u20ac5", "a\u2014b", "wait\u2026", "caf\u00e9", "the", "dog"],
-         "KOI8-R": ["\u2500\u2502\u250c", "\u2554\u2550\u2557", "\u0434\u043e\u043c", "\u2264", "the", "x"],
-         "CP874": ["\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35", "\u0e44\u0e17\u0e22", "\u20ac", "\u2026", "the", "1"]}[sys.argv[1]]
-for i in range(300):
-    sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, 12))) + ".\n")' "$enc" >"text.$enc"
     iconv -f UTF-8 -t "$enc" "text.$enc" >want
-    for bs in $sizes; do
-      "$UTF8CONV" -t "$enc" --block-size="$bs" -o out "text.$enc"
-      cmp out want || fail "$enc, block size $bs"
-    done
+    converts_as want "text.$enc" -t "$enc"
   done
   # U+20AD is none of CP1252's: the error is on the line after the
   # text's.  E0 80 AF (an overlong '/') and ED A0 80 (a surrogate) are
@@ -990,10 +966,7 @@ for i in range(300):
   line=$(( $(wc -l <text.CP1252) + 1 ))
   size=$(stat -c %s text.CP1252)
   { cat text.CP1252; printf 'x\342\202\255y\n'; } >bad
-  for bs in $sizes; do
-    run -1 --separate-stderr "$UTF8CONV" -t CP1252 --block-size="$bs" -o out bad
-    assert_equal "$stderr" "utf8conv: bad:$line: byte $(( size + 1 )): cannot encode U+20AD in CP1252: E2 82 AD (unencodable character)"
-  done
+  stops_with "utf8conv: bad:$line: byte $(( size + 1 )): cannot encode U+20AD in CP1252: E2 82 AD (unencodable character)" -t CP1252
   { cat text.CP1252; printf 'x\340\200\257y\n'; } >bad
   { iconv -f UTF-8 -t CP1252 text.CP1252; printf 'x???y\n'; } >want
   replaced_once "utf8conv: bad:$line: byte $(( size + 1 )): invalid UTF-8: E0 (overlong encoding); 3 errors replaced in this file" -t CP1252
@@ -1001,18 +974,53 @@ for i in range(300):
   replaced_once "utf8conv: bad:$line: byte $(( size + 1 )): invalid UTF-8: ED (surrogate); 3 errors replaced in this file" -t CP1252
 }
 
-# utf7_prose SEED LINES WORDS [WORD]...: LINES sentences of up to WORDS
-# words, with words that need base64 now and then (accents, CJK, and in
-# UTF-7 the optional direct characters, which glibc writes in base64),
-# and the WORDs too.
-utf7_prose() {
+# prose SEED LINES WORDS WORD...: LINES sentences of up to WORDS of the
+# WORDs each, drawn with the random seed SEED.
+prose() {
   python3 -c 'import random, sys
 r = random.Random(int(sys.argv[1]))
-words = ["the", "lazy", "dog", "café", "naïve", "日本語", "Straße", "a-b",
-         "x+y", "P&L", "(it)", "wait:", "yes?", "50%", "<tag>", "~home"]
-words += sys.argv[4:]
+words = sys.argv[4:]
 for i in range(int(sys.argv[2])):
     sys.stdout.write(" ".join(r.choice(words) for _ in range(r.randrange(1, int(sys.argv[3])))) + ".\n")' "$@"
+}
+
+# utf7_prose SEED LINES WORDS [WORD]...: prose with words that need
+# base64 now and then (accents, CJK, and in UTF-7 the optional direct
+# characters, which glibc writes in base64), and the WORDs too.
+utf7_prose() {
+  prose "$1" "$2" "$3" the lazy dog café naïve 日本語 Straße a-b x+y 'P&L' \
+    '(it)' wait: 'yes?' 50% '<tag>' '~home' "${@:4}"
+}
+
+# converts_as WANT FILE OPTION...: at each block size of $sizes,
+# utf8conv OPTION... converts FILE to exactly WANT.
+converts_as() {
+  local bs want=$1 file=$2
+  shift 2
+  for bs in $sizes; do
+    "$UTF8CONV" "$@" --block-size="$bs" -o out "$file"
+    cmp out "$want" || fail "$*, block size $bs"
+  done
+}
+
+# stops_with DIAG OPTION...: at each block size of $sizes, utf8conv
+# OPTION... stops on `bad' (status 1) with the diagnostic DIAG.
+stops_with() {
+  local bs diag=$1
+  shift
+  for bs in $sizes; do
+    run -1 --separate-stderr "$UTF8CONV" "$@" --block-size="$bs" -o out bad
+    assert_equal "$stderr" "$diag"
+  done
+}
+
+# The block sizes of the tests of a fast path: fewer under valgrind.
+block_sizes() {
+  if [ -z "${UTF8CONV_VALGRIND-}" ]; then
+    echo 65536 1 2 3 5 7 100 4096
+  else
+    echo 65536 1 3
+  fi
 }
 
 # replaced_once DIAG OPTION...: at each block size of $sizes, utf8conv
@@ -1046,10 +1054,7 @@ utf7_sizes() {
   utf7_prose 7 400 12 >text.u8
   for enc in UTF-7 UTF-7-IMAP; do
     iconv -f UTF-8 -t "$enc" text.u8 >text
-    for bs in $sizes; do
-      "$UTF8CONV" -f "$enc" --block-size="$bs" -o out text
-      cmp out text.u8 || fail "$enc, block size $bs"
-    done
+    converts_as text.u8 text -f "$enc"
   done
   # After the error the decoder is in base64 (U+65E5 U+672C three times),
   # which the state machine goes on in a byte a call: the letters after
@@ -1072,10 +1077,7 @@ utf7_sizes() {
   utf7_prose 11 500 14 and then some plain words to read >text.u8
   for enc in UTF-7 UTF-7-IMAP; do
     iconv -f UTF-8 -t "$enc" text.u8 >want
-    for bs in $sizes; do
-      "$UTF8CONV" -t "$enc" --block-size="$bs" -o out text.u8
-      cmp out want || fail "$enc, block size $bs"
-    done
+    converts_as want text.u8 -t "$enc"
   done
   # An ill-formed byte between characters in base64: the state machine
   # writes U+FFFD in base64, and the encoder is still in it after.

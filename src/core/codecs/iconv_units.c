@@ -230,43 +230,21 @@ decode_plain (unsigned int unit, int order, struct decoder *d,
   return k * unit;
 }
 
-/* units_decode_utf8's loop for units of 2 bytes, the more significant
-   at HI (0 or 1), and of 4 bytes, big-endian if BIG.  */
-static size_t
-units2_utf8 (uint8_t const *in, size_t m, unsigned int hi, uint8_t *out,
-             size_t *produced, uint64_t *newlines)
+/* units_decode_utf8's loop for M units of UNIT bytes (2 or 4, a
+   constant where it is inlined), big-endian if BIG.  */
+static inline size_t
+units_utf8 (uint8_t const *in, size_t m, unsigned int unit, bool big,
+            uint8_t *out, size_t *produced, uint64_t *newlines)
 {
   size_t k, o = 0;
   uint64_t nl = 0;
+  unsigned int hi = big ? 0 : 1;
   for (k = 0; k < m; k++)
     {
-      ucs4_t c = (ucs4_t) in[2 * k + hi] << 8 | in[2 * k + 1 - hi];
-      if (c < 0x80)
-        {
-          out[o++] = (uint8_t) c;
-          nl += c == 0x0A;
-          continue;
-        }
-      if (!plain_unit (c))
-        break;
-      o += (size_t) utf8_put (c, out + o);
-    }
-  *produced = o;
-  *newlines = nl;
-  return 2 * k;
-}
-
-static size_t
-units4_utf8 (uint8_t const *in, size_t m, bool big, uint8_t *out,
-             size_t *produced, uint64_t *newlines)
-{
-  size_t k, o = 0;
-  uint64_t nl = 0;
-  for (k = 0; k < m; k++)
-    {
-      uint8_t const *s = in + 4 * k;
-      ucs4_t c = (big ? (ucs4_t) s[0] << 24 | (ucs4_t) s[1] << 16
-                        | (ucs4_t) s[2] << 8 | s[3]
+      uint8_t const *s = in + unit * k;
+      ucs4_t c = (unit == 2 ? (ucs4_t) s[hi] << 8 | s[1 - hi]
+                  : big ? (ucs4_t) s[0] << 24 | (ucs4_t) s[1] << 16
+                          | (ucs4_t) s[2] << 8 | s[3]
                   : (ucs4_t) s[3] << 24 | (ucs4_t) s[2] << 16
                     | (ucs4_t) s[1] << 8 | s[0]);
       if (c < 0x80)
@@ -281,7 +259,7 @@ units4_utf8 (uint8_t const *in, size_t m, bool big, uint8_t *out,
     }
   *produced = o;
   *newlines = nl;
-  return 4 * k;
+  return unit * k;
 }
 
 size_t
@@ -295,12 +273,11 @@ units_decode_utf8 (unsigned int unit, int order, uint8_t const *in, size_t n,
     return 0;
   /* A unit becomes at most 3 bytes of UTF-8 (2 bytes), or 4.  */
   if (unit == 2)
-    return units2_utf8 (in, n / 2 < cap / 3 ? n / 2 : cap / 3,
-                        order == UNITS_BIG ? 0 : 1, out, produced,
-                        newlines);
+    return units_utf8 (in, n / 2 < cap / 3 ? n / 2 : cap / 3, 2,
+                       order == UNITS_BIG, out, produced, newlines);
   if (unit == 4)
-    return units4_utf8 (in, n / 4 < cap / 4 ? n / 4 : cap / 4,
-                        order == UNITS_BIG, out, produced, newlines);
+    return units_utf8 (in, n / 4 < cap / 4 ? n / 4 : cap / 4, 4,
+                       order == UNITS_BIG, out, produced, newlines);
   return 0;
 }
 
