@@ -490,13 +490,15 @@ static size_t
 utf8_to_bytes (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                size_t *produced, uint64_t *newlines, struct codec_error *err)
 {
-  /* A byte out for each character, of a byte or two: O is at most I.  */
+  /* A byte out for each character, of one to three bytes: O is at most
+     I.  */
   size_t i = 0, o = 0, stop = min (n, cap);
   uint64_t nl = 0;
   while (i < stop)
     {
-      ucs4_t c = in[i];
+      ucs4_t c = in[i], c1, c2;
       int16_t v;
+      unsigned int page;
       if (c < 0x80)
         {
           if ((v = utf8_to_byte[c]) < 0)
@@ -506,7 +508,23 @@ utf8_to_bytes (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
           i++;
           continue;
         }
-      if (c - 0xC2 >= 0xE0 - 0xC2 || n - i < 2 || (in[i + 1] & 0xC0) != 0x80)
+      if (c >= 0xE0)
+        {
+          /* Three bytes, through SB3_PAGE (see utf8_to_sb3).  */
+          if (c >= 0xF0 || n - i < 3)
+            break;
+          c1 = in[i + 1] ^ 0x80u;
+          c2 = in[i + 2] ^ 0x80u;
+          c = (c & 0x0F) << 12 | c1 << 6 | c2;
+          if ((c1 | c2) >= 0x40 || c < 0x800 || c - 0xD800 < 0x800
+              || (page = sb3_index[c >> 8]) == 0
+              || (v = sb3_page[page - 1][c & 0xFF]) < 0)
+            break;
+          out[o++] = (uint8_t) v;
+          i += 3;
+          continue;
+        }
+      if (c < 0xC2 || n - i < 2 || (in[i + 1] & 0xC0) != 0x80)
         break;
       c = (c & 0x1F) << 6 | (in[i + 1] & 0x3F);
       if ((v = utf8_to_byte[c]) < 0)
@@ -792,6 +810,7 @@ fast_select (struct codec const *from, struct codec const *to)
       if ((to_memo = iconv_table_memo (to)))
         {
           make_utf8_to_byte (to_memo);
+          make_sb3 (to, to_memo);
           return utf8_to_any_table;
         }
       if ((to->flags & CODEC_STATEFUL)

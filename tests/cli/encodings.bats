@@ -892,8 +892,8 @@ sys.stdout.write("".join(out) + "\n")' >text.u8
   done
 }
 
-@test "UTF-8 to EBCDIC code pages (IBM037, IBM273, IBM1047) through a table of their own: as iconv(1) at every block size, the line of an error, overlong sequences" {
-  require_charset IBM037 IBM273 IBM1047
+@test "UTF-8 to EBCDIC code pages (IBM037, IBM273, IBM1047, CP281) through a table of their own: as iconv(1) at every block size, the line of an error, overlong sequences" {
+  require_charset IBM037 IBM273 IBM1047 CP281
   local enc sizes
   sizes=$(block_sizes)
   prose 3 300 12 Café au lait naïve über Straße niño Ærø the dog '¿qué?' \
@@ -902,6 +902,10 @@ sys.stdout.write("".join(out) + "\n")' >text.u8
     iconv -f UTF-8 -t "$enc" text.u8 >want
     converts_as want text.u8 -t "$enc"
   done
+  # CP281's overline is a character of three bytes of UTF-8.
+  prose 4 300 12 the dog 'a‾b' '‾' '£5' x >text281.u8
+  iconv -f UTF-8 -t CP281 text281.u8 >want
+  converts_as want text281.u8 -t CP281
   # The euro sign is none of IBM037's: the error is on the line after
   # the text's, at its byte.
   { cat text.u8; printf 'four \342\202\254 five\n'; } >bad
