@@ -235,6 +235,25 @@ enum { SB3_PAGES = 16 };
 static uint8_t sb3_index[256];
 static int16_t sb3_page[SB3_PAGES][256];
 
+/* The byte that SB3_PAGE gives the character of three bytes of UTF-8 at
+   IN (IN[0] is E0..EF), or -1 where it gives none, or the bytes are no
+   such character.  */
+#if defined __GNUC__
+__attribute__ ((always_inline))
+#endif
+static inline int16_t
+sb3_byte (uint8_t const *in)
+{
+  /* Continuation bytes are 00..3F once flipped: both at once.  */
+  ucs4_t c1 = in[1] ^ 0x80u, c2 = in[2] ^ 0x80u;
+  ucs4_t c = (ucs4_t) (in[0] & 0x0F) << 12 | c1 << 6 | c2;
+  unsigned int page;
+  if ((c1 | c2) >= 0x40 || c < 0x800 || c - 0xD800 < 0x800
+      || (page = sb3_index[c >> 8]) == 0)
+    return -1;
+  return sb3_page[page - 1][c & 0xFF];
+}
+
 /* Encode what it can of the UTF-8 at IN[0..N) into OUT[0..CAP), where
    the kernel stopped: characters of three bytes through SB3_PAGE, and
    of ASCII between them, up to one that it does not know, of two or
@@ -249,9 +268,8 @@ utf8_to_sb3 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
   uint64_t nl = 0;
   while (i < n && o < cap)
     {
-      ucs4_t c = in[i], c1, c2;
+      ucs4_t c = in[i];
       int16_t v;
-      unsigned int page;
       if (c < 0x80)
         {
           if (++ascii > 8 || (v = utf8_to_sb[c]) < 0)
@@ -261,15 +279,7 @@ utf8_to_sb3 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
           i++;
           continue;
         }
-      if ((c & 0xF0) != 0xE0 || n - i < 3)
-        break;
-      /* Continuation bytes are 00..3F once flipped: both at once.  */
-      c1 = in[i + 1] ^ 0x80u;
-      c2 = in[i + 2] ^ 0x80u;
-      c = (c & 0x0F) << 12 | c1 << 6 | c2;
-      if ((c1 | c2) >= 0x40 || c < 0x800 || c - 0xD800 < 0x800
-          || (page = sb3_index[c >> 8]) == 0
-          || (v = sb3_page[page - 1][c & 0xFF]) < 0)
+      if ((c & 0xF0) != 0xE0 || n - i < 3 || (v = sb3_byte (in + i)) < 0)
         break;
       out[o++] = (uint8_t) v;
       i += 3;
@@ -496,9 +506,8 @@ utf8_to_bytes (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
   uint64_t nl = 0;
   while (i < stop)
     {
-      ucs4_t c = in[i], c1, c2;
+      ucs4_t c = in[i];
       int16_t v;
-      unsigned int page;
       if (c < 0x80)
         {
           if ((v = utf8_to_byte[c]) < 0)
@@ -510,15 +519,8 @@ utf8_to_bytes (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
         }
       if (c >= 0xE0)
         {
-          /* Three bytes, through SB3_PAGE (see utf8_to_sb3).  */
-          if (c >= 0xF0 || n - i < 3)
-            break;
-          c1 = in[i + 1] ^ 0x80u;
-          c2 = in[i + 2] ^ 0x80u;
-          c = (c & 0x0F) << 12 | c1 << 6 | c2;
-          if ((c1 | c2) >= 0x40 || c < 0x800 || c - 0xD800 < 0x800
-              || (page = sb3_index[c >> 8]) == 0
-              || (v = sb3_page[page - 1][c & 0xFF]) < 0)
+          /* Three bytes, through SB3_PAGE.  */
+          if (c >= 0xF0 || n - i < 3 || (v = sb3_byte (in + i)) < 0)
             break;
           out[o++] = (uint8_t) v;
           i += 3;
