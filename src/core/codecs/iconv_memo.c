@@ -840,7 +840,8 @@ enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
   iconv (m->ahead, NULL, NULL, &op, &ol);
   if (ol != sizeof tmp)
     return 0;
-  for (j = 0; j < good; j++)
+  /* (GOOD is at most K: encode_each counts among the K.)  */
+  for (j = 0; j < good && j < k; j++)
     {
       bool none = len[j] == ENC_NONE;
       uint64_t v = enc_memo_put (m, want[j], got[j], none ? 0 : len[j] & 0xF,
