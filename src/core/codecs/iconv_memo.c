@@ -217,20 +217,17 @@ memo_check (iconv_t probe, bool host, struct memo_charset const *cs,
 }
 
 /* A new node of M, all unknown; 0 (the root's index, never a child's)
-   when M has as many as it may.  */
+   when M has as many as it may.  Room for all is taken at the first,
+   and each is written when it is made: a node never moves, and the
+   pages of those never made are never touched (a realloc that doubled
+   copied them, and each new page costs the kernel a fault).  */
 static uint32_t
 new_node (struct memo *m)
 {
-  if (m->nodes == m->alloc)
-    {
-      size_t alloc = m->alloc ? 2 * m->alloc : 16;
-      if (m->alloc == MEMO_MAX_NODES)
-        return 0;
-      if (alloc > MEMO_MAX_NODES)
-        alloc = MEMO_MAX_NODES;
-      m->node = xnrealloc (m->node, alloc, 256 * sizeof *m->node);
-      m->alloc = alloc;
-    }
+  if (m->nodes == MEMO_MAX_NODES)
+    return 0;
+  if (!m->node)
+    m->node = xnmalloc (MEMO_MAX_NODES, 256 * sizeof *m->node);
   memset (m->node + 256 * m->nodes, 0, 256 * sizeof *m->node);
   return (uint32_t) m->nodes++;
 }
@@ -566,7 +563,7 @@ memo_free (struct memo *m)
 {
   free (m->node);
   m->node = NULL;
-  m->nodes = m->alloc = 0;
+  m->nodes = 0;
   m->ascii_same = 0;
 }
 

@@ -155,7 +155,6 @@ struct memo
 {
   uint32_t *node;               /* NODES * 256 entries; the root first.  */
   size_t nodes;
-  size_t alloc;                 /* Nodes allocated.  */
   unsigned int ascii_same;      /* How many of the bytes 00..7F it knows
                                    to decode to themselves (128: all).  */
 };
