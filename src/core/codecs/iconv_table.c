@@ -180,32 +180,43 @@ together (iconv_t cd, uint8_t const *def, size_t n, ucs4_t const *dec,
 static bool
 probe_decode (iconv_t cd, ucs4_t *dec)
 {
+  /* ESC, SO, SI, UTF-7's '+' and HZ's '~' first, then 80..FF and
+     00..7F: a charset of several bytes or of shifts shows in a few
+     calls (GB18030 and Big5 at their first lead, ISO-2022-KR and
+     IBM937 at SO, UTF-7 at '+'), where it took up to 130.  */
+  static uint8_t const first[] = { 0x1B, 0x0E, 0x0F, '+', '~' };
+  enum { FIRST = sizeof first };
   uint8_t def[256];
   size_t n = 0;
-  unsigned int b;
+  unsigned int k, b;
 
-  for (b = 0; b < 256; b++)
+  for (k = 0; k < FIRST + 256; k++)
     {
-      uint8_t byte = (uint8_t) b, out[4 * PIVOT_MIN_ROOM];
+      uint8_t byte = k < FIRST ? first[k] : (uint8_t) (k - FIRST + 0x80);
+      uint8_t out[4 * PIVOT_MIN_ROOM];
       size_t used, bytes;
       int err;
+      if (k >= FIRST && memchr (first, byte, FIRST))
+        continue;
       /* CD is in its initial state: new, reset after an error, or
          flushed after a value.  */
       bytes = bridge_convert (cd, &byte, 1, out, sizeof out, &used, &err);
       if (used == 0 && bytes == 0 && err == EILSEQ)
         {
-          dec[b] = TABLE_UNDEFINED;
+          dec[byte] = TABLE_UNDEFINED;
           iconv (cd, NULL, NULL, NULL, NULL);
           continue;
         }
       if (used != 1 || bytes != 4 || err != 0
           || flush_into (cd, out, sizeof out) != 0)
         return false;
-      dec[b] = get32le (out);
-      if (0x10FFFF < dec[b])
+      dec[byte] = get32le (out);
+      if (0x10FFFF < dec[byte])
         return false;
-      def[n++] = byte;
     }
+  for (b = 0; b < 256; b++)
+    if (dec[b] != TABLE_UNDEFINED)
+      def[n++] = (uint8_t) b;
   return (n > 0 && together (cd, def, n, dec, false)
           && together (cd, def, n, dec, true));
 }
