@@ -490,15 +490,6 @@ iconv_bridge_fast_lasts (struct decoder const *d)
               || (h->hold ? h->hold->fast : h->memo_on || h->hold_try)));
 }
 
-/* The fewest bytes given to decode_run_utf8 at once for which it asks
-   units_probe_runs what to read without iconv() (fewer for the
-   fuzzer's inputs, at most 4 KiB).  */
-#ifdef UTF8CONV_FUZZING
-enum { RUN_PROBE_MIN = 16 };
-#else
-enum { RUN_PROBE_MIN = 4096 };
-#endif
-
 /* How much of the run IN[0..RUN) of a form of run classes CLS and
    SHIFT (units_probe_runs) iconv() is to convert: up to a byte that
    ends base64, whose being the last one consumed says where the
@@ -509,7 +500,7 @@ enum { RUN_PROBE_MIN = 4096 };
 static size_t
 run_cut (uint8_t const *cls, int shift, uint8_t const *in, size_t run)
 {
-  enum { RUN_DIRECT_MIN = 16, RUN_TRIES = 8 };
+  enum { RUN_TRIES = 8 };
   size_t p = 0, ends = 0, tries;
   for (tries = 0; shift >= 0 && tries < RUN_TRIES; tries++)
     {

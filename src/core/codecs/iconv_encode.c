@@ -364,21 +364,18 @@ iconv_bridge_encode_lasts (struct encoder const *e)
               || h->runs7));
 }
 
-/* The fewest bytes given to runs_utf8 at once for which it asks
-   units_probe_enc_runs which characters are their bytes, and the share
-   of them in long stretches (in quarters) below which the state
-   machine takes the text: lower for the fuzzer's short random
-   inputs.  */
+/* The share of the characters in long stretches (in quarters) below
+   which the state machine takes the text: none for the fuzzer's short
+   random inputs (RUN_PROBE_MIN, iconv_units.h, is its threshold of
+   the probe).  */
 #ifdef UTF8CONV_FUZZING
-enum { RUN_PROBE_MIN = 16, RUN_SHARE = 0 };
+enum { RUN_SHARE = 0 };
 #else
-enum { RUN_PROBE_MIN = 4096, RUN_SHARE = 1 };
+enum { RUN_SHARE = 1 };
 #endif
 
 enum
 {
-  /* Characters of RUN_DIRECT in a row after which a run ends.  */
-  RUN_DIRECT_MIN = 16,
   /* The most bytes UTF-7 writes for a character, the end of base64
      before it included.  */
   RUN_MAX_BYTES = 8,

@@ -78,6 +78,18 @@ size_t units_encode (iconv_t cd, unsigned int unit, int *order,
 enum { RUN_DIRECT = 1, RUN_ENDS = 2 };
 int units_probe_runs (char const *fromcode, uint8_t class[128]);
 
+/* For the decoder's runs (iconv_bridge.c) and the encoder's
+   (iconv_encode.c): the fewest bytes of text given at once for which
+   the probe is asked (fewer for the fuzzer's short inputs, at most 4
+   KiB), and the bytes or characters of RUN_DIRECT in a row after one
+   of RUN_ENDS that end a run of iconv() there.  */
+#ifdef UTF8CONV_FUZZING
+enum { RUN_PROBE_MIN = 16 };
+#else
+enum { RUN_PROBE_MIN = 4096 };
+#endif
+enum { RUN_DIRECT_MIN = 16 };
+
 /* The same for the encoder of such a form to TOCODE: RUN_DIRECT, the
    character from the initial state is written as its byte and leaves
    the encoder where it was; RUN_ENDS, after 1 to 3 characters that
