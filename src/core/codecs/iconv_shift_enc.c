@@ -156,6 +156,8 @@ know_head (struct shift_enc *se, iconv_t cd)
 static bool
 skip_head (struct shift_enc const *se, uint8_t const **p, size_t *n)
 {
+  if (se->head_len == 0)
+    return true;
   if (*n < se->head_len || memcmp (*p, se->head, se->head_len) != 0)
     return false;
   *p += se->head_len;
@@ -572,8 +574,15 @@ static bool
 is_shift (struct shift_enc const *se, uint8_t const *s, size_t len,
           bool shift_out)
 {
-  return (shift_out ? se->so_len == len && memcmp (s, se->so, len) == 0
-          : se->si_len == len && memcmp (s, se->si, len) == 0);
+  uint8_t const *q = shift_out ? se->so : se->si;
+  size_t k;
+  if (len != (shift_out ? se->so_len : se->si_len))
+    return false;
+  /* A byte or a few: a call of memcmp() would cost more.  */
+  for (k = 0; k < len; k++)
+    if (s[k] != q[k])
+      return false;
+  return true;
 }
 
 /* Encode the N values of WANT with SE's learner from its initial state,
