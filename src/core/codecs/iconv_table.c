@@ -196,8 +196,9 @@ probe_decode (iconv_t cd, ucs4_t *dec)
       uint8_t out[4 * PIVOT_MIN_ROOM];
       size_t used, bytes;
       int err;
-      if (k >= FIRST && memchr (first, byte, FIRST))
-        continue;
+      if (k >= FIRST && (byte == 0x1B || byte == 0x0E || byte == 0x0F
+                         || byte == '+' || byte == '~'))
+        continue;               /* One of FIRST, probed already.  */
       /* CD is in its initial state: new, reset after an error, or
          flushed after a value.  */
       bytes = bridge_convert (cd, &byte, 1, out, sizeof out, &used, &err);
