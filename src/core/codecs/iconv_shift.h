@@ -178,9 +178,9 @@ size_t shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
                        uint64_t *newlines, bool *none);
 
 /* shift_enc_learn_ahead for the characters SE does not know among
-   the first ENC_AHEAD of the UTF-8 at IN[0..N) (up to one of four bytes
-   or ill-formed), the first of which SE does not know: whether it
-   learned that one.  */
+   the first 32 of the UTF-8 at IN[0..N) (up to one of four bytes or
+   ill-formed), the first of which SE does not know: whether it learned
+   that one.  */
 bool shift_enc_learn_utf8 (struct shift_enc *se, uint8_t const *in,
                            size_t n);
 
