@@ -621,7 +621,11 @@ make_sb3 (struct codec const *c, struct enc_memo const *memo)
 {
   unsigned int b;
   memset (sb3_index, 0, sizeof sb3_index);
-  for (b = 0x80; b < 256; b++)
+  /* Every byte: EBCDIC-ES has its peseta sign (U+20A7) at 5B, CP1142
+     its euro sign at 5A, CP290 its katakana at 41..7F, BRF its braille
+     at 20..5F (209 of the table pages of glibc have such a character
+     below 80).  */
+  for (b = 0; b < 256; b++)
     {
       uint8_t byte = (uint8_t) b, buf[MAX_ENCODED];
       ucs4_t cp[4] = { 0 };

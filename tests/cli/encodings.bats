@@ -916,6 +916,28 @@ sys.stdout.write("".join(out) + "\n")' >text.u8
   replaced_once "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 1 )): invalid UTF-8: C1 (overlong encoding); 2 errors replaced in this file" -t IBM037
 }
 
+@test "UTF-8 to table pages with characters of three bytes below byte 80 (EBCDIC-ES's peseta sign, CP1142's euro sign, CP290's katakana, BRF's braille): as iconv(1) at every block size, the line of an error after them" {
+  require_charset EBCDIC-ES CP1142 CP290 BRF
+  local pair enc sizes
+  sizes=$(block_sizes)
+  prose 6 300 12 the dog '₧5' 'Ñu' 'año' '¢3' 'a+b' >es.u8
+  prose 7 300 12 the dog '€5' 'Ærø' 'å' >dk.u8
+  prose 8 300 12 THE DOG 'アイウ' '「X」' '1。' '£5' >jp.u8
+  python3 -c 'import random
+r = random.Random(9)
+for i in range(300):
+    print("".join(chr(0x2800 + r.randrange(64)) for _ in range(r.randrange(1, 12))))' >br.u8
+  for pair in EBCDIC-ES:es CP1142:dk CP290:jp BRF:br; do
+    enc=${pair%%:*}
+    iconv -f UTF-8 -t "$enc" "${pair#*:}.u8" >want
+    converts_as want "${pair#*:}.u8" -t "$enc"
+  done
+  # The euro sign is none of EBCDIC-ES's: the error is on the line
+  # after the text's, at its byte.
+  { cat es.u8; printf 'one \342\202\254\n'; } >bad
+  stops_with "utf8conv: bad:$(( $(wc -l <es.u8) + 1 )): byte $(( $(stat -c %s es.u8) + 4 )): cannot encode U+20AC in EBCDIC-ES: E2 82 AC (unencodable character)" -t EBCDIC-ES
+}
+
 @test "UCS-2LE, UCS-4, UTF-32LE and UTF-32BE to UTF-8: plain units without iconv(3) or the state machine, as iconv(1) at every block size, and the line of an error after them" {
   require_charset UCS-2LE UCS-4
   local bs enc sizes
