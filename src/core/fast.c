@@ -368,11 +368,17 @@ put_entry (uint64_t v, uint8_t *out)
 /* The memo does not know the character that the well-formed UTF-8 at
    IN[0..N) starts with: let it learn those that follow which it does
    not know either (in a window of characters, up to the first
-   ill-formed sequence); whether it learned that one.  */
+   ill-formed sequence); whether it learned that one.  The window is 32
+   characters, the ASCII the memo writes as itself left out: on what
+   random bytes decode to, GB18030 encodes in 1.43 times iconv(1)'s
+   instructions at 32 (16: 1.45, 64: 1.44, 128: 1.48), Big5 1.06 (1.07
+   at 64), CP949 1.18 (1.19), EUC-JISX0213 1.04 (1.05), EUC-TW 1.01
+   (1.02); GB18030's characters in Zipf's proportions 43.2 million
+   instructions against 44.2 at 64.  */
 static bool
 learn_ahead (uint8_t const *in, size_t n)
 {
-  enum { AHEAD = 64, WANT = 2 * ENC_BATCH };
+  enum { AHEAD = 32, WANT = 2 * ENC_BATCH };
   ucs4_t cp[WANT];
   size_t i = 0, k = 0, seen = 0;
   uint64_t const *ascii = to_memo->ascii;
