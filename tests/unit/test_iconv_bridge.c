@@ -491,7 +491,7 @@ test_memo_probes (void)
      ESC $ ) G (CNS 11643 plane 1) changes what SO reads.  */
   {
     struct shift_track t;
-    struct memo m = { NULL, 0, 0, 0 };
+    struct memo m = { NULL, 0, 0 };
     bool kr, cn;
     memset (&t, 0, sizeof t);
     memset (&cs, 0, sizeof cs);
@@ -515,7 +515,7 @@ test_learn_around (char const *name, uint8_t const *s, size_t len,
                    size_t want)
 {
   struct memo_charset cs;
-  struct memo m = { NULL, 0, 0, 0 };
+  struct memo m = { NULL, 0, 0 };
   struct decoder d;
   ucs4_t cp[8];
   int64_t off[8];
