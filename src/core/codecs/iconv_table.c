@@ -196,9 +196,14 @@ probe_decode (iconv_t cd, ucs4_t *dec)
       uint8_t out[4 * PIVOT_MIN_ROOM];
       size_t used, bytes;
       int err;
-      if (k >= FIRST && (byte == 0x1B || byte == 0x0E || byte == 0x0F
-                         || byte == '+' || byte == '~'))
-        continue;               /* One of FIRST, probed already.  */
+      if (k >= FIRST)
+        {
+          unsigned int j;
+          for (j = 0; j < FIRST && first[j] != byte; j++)
+            ;
+          if (j < FIRST)
+            continue;           /* One of FIRST, probed already.  */
+        }
       /* CD is in its initial state: new, reset after an error, or
          flushed after a value.  */
       bytes = bridge_convert (cd, &byte, 1, out, sizeof out, &used, &err);
