@@ -215,8 +215,15 @@ typedef enum encode_status encode_fn (struct encoder *, ucs4_t const *cp,
                                       size_t *n, uint8_t *out,
                                       size_t *outlen, size_t cap);
 
-/* Write out what the encoder holds back (end of input or a strict stop).  */
+/* Write out what the encoder holds back (end of input or a strict stop),
+   at most 2 * MAX_ENCODED bytes.  */
 typedef size_t flush_fn (struct encoder *, uint8_t *out);
+
+/* Write out the characters the encoder holds back to see whether the
+   next one joins them, as if it did not, keeping its state: a decoding
+   error follows, whose bytes the pipeline may write itself.  At most
+   2 * MAX_ENCODED bytes.  */
+typedef size_t drain_fn (struct encoder *, uint8_t *out);
 
 enum codec_flags
 {
@@ -253,6 +260,7 @@ struct codec
   enum endian endian;           /* For wide units.  */
   /* For CODEC_BOM_ALWAYS: the form written when no BOM is allowed.  */
   struct codec const *unmarked;
+  drain_fn *drain;            /* NULL: it holds nothing back so.  */
 };
 
 /* A codec whose decoders and encoders hold resources outside their

@@ -774,7 +774,7 @@ static char const *const auto_aliases[] = { NULL };
 /* Only an input encoding: it has no encoder.  */
 static struct auto_codec const auto_codec = {
   { { "auto", auto_aliases, auto_decode, NULL, NULL,
-      CODEC_STATEFUL | CODEC_WRAPPER, ENDIAN_UNKNOWN, NULL },
+      CODEC_STATEFUL | CODEC_WRAPPER, ENDIAN_UNKNOWN, NULL, NULL },
     auto_open, auto_close, NULL, NULL, auto_holds_input, auto_detected,
     auto_ascii_passed },
   NULL, 0

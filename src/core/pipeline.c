@@ -505,6 +505,18 @@ flush_held (struct run *r, struct file *f, uint64_t at)
   return flush_held_cr (r, f, at);
 }
 
+/* What the encoder holds back to see whether the next character joins
+   it goes out as it is: a decoding error comes next.  */
+static void
+drain_encoder (struct run *r)
+{
+  if (r->cfg.to->drain)
+    {
+      make_room (r, 2 * MAX_ENCODED);
+      r->out_len += r->cfg.to->drain (&r->enc, r->out + r->out_len);
+    }
+}
+
 static void
 flush_encoder (struct run *r)
 {
@@ -557,6 +569,7 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
 
   if (!flush_held (r, f, at))
     return false;
+  drain_encoder (r);
   if (quick_errors (r, f) && decode_error_quick (r, f, err))
     return true;
   policy_decode_error (&r->cfg.policy, err, &v);
@@ -756,6 +769,7 @@ convert_fast_through (struct run *r, struct file *f, uint8_t const *in,
   struct utf8_resume rs = { NULL, NULL, 0, 0 };
   if (!quick_errors (r, f))
     return pos;
+  drain_encoder (r);
   do
     {
       size_t produced, used;

@@ -938,6 +938,42 @@ for i in range(300):
   stops_with "utf8conv: bad:$(( $(wc -l <es.u8) + 1 )): byte $(( $(stat -c %s es.u8) + 4 )): cannot encode U+20AC in EBCDIC-ES: E2 82 AC (unencodable character)" -t EBCDIC-ES
 }
 
+@test "UTF-8 to IBM1390 and IBM1399: a kana and U+309A, and JIS X 0213's other pairs, are one character as iconv(1) writes them, at every block size; decoded from IBM1390, they go back" {
+  require_charset IBM1390 IBM1399
+  local enc sizes
+  sizes=$(block_sizes)
+  # か゚ and セ゚, æ̀, ɔ́, ˩˥ and ㇷ゚ compose; か and U+0301 do not (two
+  # characters); a kana ends the text.
+  prose 10 300 12 THE DOG 'アイウ' '「か゚」' 'セ゚x' 'æ̀' 'ɔ́' '˩˥' 'ㇷ゚' \
+    'か́' 'かか' >jp.u8
+  printf 'か' >>jp.u8
+  for enc in IBM1390 IBM1399; do
+    iconv -f UTF-8 -t "$enc" jp.u8 >want
+    converts_as want jp.u8 -t "$enc"
+    # And back: EC B5, decoded to two characters, encodes to EC B5.
+    iconv -f "$enc" -t UTF-8 want >back.u8
+    converts_as want back.u8 -t "$enc"
+  done
+  run -0 sh -c 'printf "\343\201\213\343\202\232" | "$UTF8CONV" -t IBM1390 | od -An -tx1'
+  assert_output " 0e ec b5 0f"
+}
+
+@test "A character an encoder holds back to see whether the next composes with it goes out before the byte surrogateescape writes for a decoding error" {
+  require_charset BIG5-HKSCS IBM1390
+  local bs
+  for bs in 65536 1 2 3; do
+    # BIG5-HKSCS holds Ê back (Ê and U+0304 are 88 62).
+    printf 'A\303\212\377B' >bad
+    "$UTF8CONV" -e surrogateescape -t BIG5-HKSCS --block-size=$bs -o out bad
+    assert_equal "$(od -An -tx1 out)" " 41 88 66 ff 42"
+    # IBM1390 holds か back at the end of a call (か and U+309A are
+    # EC B5): the byte comes after it, in the state it leaves.
+    printf 'A\343\201\213\377B' >bad
+    "$UTF8CONV" -e surrogateescape -t IBM1390 --block-size=$bs -o out bad
+    assert_equal "$(od -An -tx1 out)" " c1 0e 44 86 ff 0f c2"
+  done
+}
+
 @test "UCS-2LE, UCS-4, UTF-32LE and UTF-32BE to UTF-8: plain units without iconv(3) or the state machine, as iconv(1) at every block size, and the line of an error after them" {
   require_charset UCS-2LE UCS-4
   local bs enc sizes

@@ -310,9 +310,52 @@ compare_encode (struct tally *t, struct codec const *c, char const *name,
     }
 }
 
+/* The sequences of two characters that JIS X 0213 encodes as one,
+   which glibc's IBM1390 and IBM1399 compose only when one call gives
+   both (iconv_compose.h), and others of the same characters: a first
+   with a mark it does not take, two marks, a mark alone.  */
+static ucs4_t const pairs[][2] = {
+  { 0x00E6, 0x0300 }, { 0x0254, 0x0300 }, { 0x0254, 0x0301 },
+  { 0x0259, 0x0300 }, { 0x0259, 0x0301 }, { 0x025A, 0x0300 },
+  { 0x025A, 0x0301 }, { 0x028C, 0x0300 }, { 0x028C, 0x0301 },
+  { 0x02E5, 0x02E9 }, { 0x02E9, 0x02E5 }, { 0x304B, 0x309A },
+  { 0x304D, 0x309A }, { 0x304F, 0x309A }, { 0x3051, 0x309A },
+  { 0x3053, 0x309A }, { 0x30AB, 0x309A }, { 0x30AD, 0x309A },
+  { 0x30AF, 0x309A }, { 0x30B1, 0x309A }, { 0x30B3, 0x309A },
+  { 0x30BB, 0x309A }, { 0x30C4, 0x309A }, { 0x30C8, 0x309A },
+  { 0x31F7, 0x309A }, { 0x304B, 0x0301 }, { 0x00E6, 0x309A },
+  { 0x02E5, 0x02E5 }, { 0x309A, 0x309A }, { 0x304B, 0x304B }
+};
+
+/* UTF-8 text of those pairs and of characters of M into IN, the pairs
+   often one after the other and a first of one last; its length.  */
+static size_t
+make_pairs (struct material const *m, uint8_t *in)
+{
+  size_t len = 0, k;
+  for (k = 0; k < 40; k++)
+    {
+      unsigned int r = rng () % 4;
+      ucs4_t const *p = pairs[rng () % COUNT (pairs)];
+      if (r == 0 && m->nsample > 0)
+        {
+          ucs4_t c = m->sample[rng () % m->nsample];
+          if (!((0xD800 <= c && c < 0xE000) || c == 0xFEFF || 0x10FFFF < c))
+            put_utf8 (in, &len, c);
+        }
+      else if (r == 1)
+        put_utf8 (in, &len, 0x20 + rng () % 0x5F);
+      put_utf8 (in, &len, p[0]);
+      put_utf8 (in, &len, p[1]);
+    }
+  put_utf8 (in, &len, pairs[rng () % COUNT (pairs)][0]);
+  return len;
+}
+
 /* The encoding direction of the test of NAME, whose codec is C: texts
    of its characters and others, then three of them each twice, since
-   the encoders keep what they have learned (iconv_memo.h).  */
+   the encoders keep what they have learned (iconv_memo.h); and text of
+   the pairs above, whole and at a block size that cuts them.  */
 static void
 test_encoder (struct tally *t, struct codec const *c, char const *name,
               struct material const *m)
@@ -335,6 +378,9 @@ test_encoder (struct tally *t, struct codec const *c, char const *name,
     }
   compare_encode (t, c, name, in, n, 65536);
   compare_encode (t, c, name, in, n, 1 + rng () % 7);
+  len = make_pairs (m, one);
+  compare_encode (t, c, name, one, len, 65536);
+  compare_encode (t, c, name, one, len, 1 + rng () % 5);
 }
 
 /* ------------------------------------------------------------------ */
@@ -517,15 +563,16 @@ make_shifting (struct pieces const *pc, uint8_t *in, size_t len)
 
 /* The other way: UTF-8 text of the characters of PC, of both states,
    so that the encoder shifts often and they repeat, with some that
-   NAME cannot encode; whole and at block sizes 1, 2 and 3.  */
+   NAME cannot encode, and the pairs of values its pieces give; whole
+   and at block sizes 1, 2 and 3.  */
 static void
 test_shifting_encoder (struct tally *t, struct codec const *c,
                        char const *name, struct pieces const *pc)
 {
   static size_t const sizes[] = { 65536, 1, 2, 3 };
   iconv_t cd = iconv_open ("UTF-32LE", name);
-  ucs4_t v[20];
-  size_t nv = 0, k, len = 0;
+  ucs4_t v[20], two[4][2];
+  size_t nv = 0, ntwo = 0, k, len = 0;
   uint8_t u8[MAX_INPUT];
 
   for (k = 0; k < pc->nsingle + pc->nwide; k++)
@@ -543,9 +590,32 @@ test_shifting_encoder (struct tally *t, struct codec const *c,
           && sizeof out - ol == 4 && nv < COUNT (v))
         v[nv++] = out[0] | out[1] << 8 | (ucs4_t) out[2] << 16;
     }
+  /* The pieces that give two values (IBM1390's kana and U+309A), which
+     the encoder must give back as one.  */
+  for (k = 0; k < pc->nodd; k++)
+    {
+      uint8_t in[3] = { 0x0E, pc->odd[k][0], pc->odd[k][1] }, out[64];
+      ICONV_CONST char *ip = (ICONV_CONST char *) in;
+      char *op = (char *) out;
+      size_t il = 3, ol = sizeof out;
+      iconv (cd, NULL, NULL, NULL, NULL);
+      if (iconv (cd, &ip, &il, &op, &ol) != (size_t) -1
+          && sizeof out - ol == 8)
+        {
+          two[ntwo][0] = out[0] | out[1] << 8 | (ucs4_t) out[2] << 16;
+          two[ntwo++][1] = out[4] | out[5] << 8 | (ucs4_t) out[6] << 16;
+        }
+    }
   iconv_close (cd);
   while (nv > 0 && len + 8 < 600)
-    put_utf8 (u8, &len, rng () % 40 == 0 ? 0x1F600 : v[rng () % nv]);
+    if (ntwo > 0 && rng () % 6 == 0)
+      {
+        ucs4_t const *p = two[rng () % ntwo];
+        put_utf8 (u8, &len, p[0]);
+        put_utf8 (u8, &len, p[1]);
+      }
+    else
+      put_utf8 (u8, &len, rng () % 40 == 0 ? 0x1F600 : v[rng () % nv]);
   for (k = 0; k < COUNT (sizes) && nv > 0; k++)
     compare_encode (t, c, name, u8, len, sizes[k]);
 }

@@ -953,6 +953,7 @@ iconv_bridge_find (char const *name, bool translit,
   b->sc.codec.decode = bridge_decode;
   b->sc.codec.encode = bridge_encode;
   b->sc.codec.flush = bridge_flush;
+  b->sc.codec.drain = bridge_drain;
   b->sc.codec.flags = CODEC_STATEFUL | iconv_bridge_flags (upper);
   b->sc.codec.endian = ENDIAN_UNKNOWN;
   b->sc.codec.unmarked = NULL;

@@ -83,6 +83,27 @@ bridge_encoder_open (struct encoder *e)
      of SO and SI: the encoder follows its shifts.  */
   h->enc_on = b->charset->suits || (b->charset->holds && !b->enc->stateful);
   h->senc = b->exact ? NULL : shift_enc_new (b->charset, b->to_name);
+  if (h->senc)
+    h->senc->comp = &h->comp;
+}
+
+/* The probe of H (of B): an iconv_t to its charset from UTF-32LE,
+   opened the first time.  */
+static iconv_t
+probe_of (struct bridge const *b, struct handle *h)
+{
+  if (h->probe == (iconv_t) -1)
+    h->probe = bridge_iconv_open (b->to_name, "UTF-32LE");
+  return h->probe;
+}
+
+/* Whether the encoder of H (of B) writes C as the first of a pair it
+   composes (iconv_compose.h).  */
+static bool
+composes (struct bridge const *b, struct handle *h, ucs4_t c)
+{
+  return compose_candidate (c)
+         && compose_first (&h->comp, probe_of (b, h), false, c);
 }
 
 /* The encoder of H encoded C to OUT[0..LEN) (ERR: iconv()'s errno): let
@@ -92,8 +113,8 @@ static void
 encode_learn (struct bridge const *b, struct handle *h, ucs4_t c,
               uint8_t const *out, size_t len, int err)
 {
-  if ((h->enc_on || h->senc) && h->probe == (iconv_t) -1)
-    h->probe = bridge_iconv_open (b->to_name, "UTF-32LE");
+  if (h->enc_on || h->senc)
+    probe_of (b, h);
   if (h->enc_on && !enc_memo_learn (b->enc, h->probe, c, out, len, err))
     {
       h->enc_on = false;
@@ -102,7 +123,10 @@ encode_learn (struct bridge const *b, struct handle *h, ucs4_t c,
          charset whose decoder the memo serves): the encoder, before C
          in the state its memo had kept, may learn its shifts from C.  */
       if (!b->exact && !h->senc)
-        h->senc = shift_enc_learning (b->to_name);
+        {
+          h->senc = shift_enc_learning (b->to_name);
+          h->senc->comp = &h->comp;
+        }
     }
   if (h->senc)
     shift_enc_learn (&h->senc, h->probe, c, out, len, err);
@@ -171,10 +195,11 @@ scalar_run (ucs4_t const *cp, size_t n)
    ENCODE_UNENCODABLE when iconv() cannot encode CP[*I], and
    ENCODE_OUTPUT_FULL when it ran out of room after taking some; else
    ENCODE_INPUT_EMPTY, when it took them all, or else none (then
-   CP[*I] goes the way of one value a call).  */
+   CP[*I] goes the way of one value a call).  A run does not end with
+   the first of a pair the encoder composes.  */
 static enum encode_status
-encode_run (struct handle *h, ucs4_t const *cp, size_t *i, size_t n,
-            uint8_t *out, size_t *o, size_t cap)
+encode_run (struct bridge const *b, struct handle *h, ucs4_t const *cp,
+            size_t *i, size_t n, uint8_t *out, size_t *o, size_t cap)
 {
   uint8_t le[4 * RUN_MAX];
   ICONV_CONST char *ip;
@@ -183,6 +208,10 @@ encode_run (struct handle *h, ucs4_t const *cp, size_t *i, size_t n,
   int err;
 
   run = scalar_run (cp + *i, h->host || n - *i < RUN_MAX ? n - *i : RUN_MAX);
+  /* The run's last character may compose with the next, which the
+     next call gives: it is the state machine's.  */
+  if (run > 0 && composes (b, h, cp[*i + run - 1]))
+    run--;
   if (run == 0)
     return ENCODE_INPUT_EMPTY;
   if (h->host)
@@ -226,7 +255,7 @@ encode_runs (struct bridge const *b, struct handle *h, ucs4_t const *cp,
     return ENCODE_INPUT_EMPTY;
   if (cap - *o < MAX_ENCODED)
     return ENCODE_OUTPUT_FULL;
-  return encode_run (h, cp, i, n, out, o, cap);
+  return encode_run (b, h, cp, i, n, out, o, cap);
 }
 
 /* H holds back the character H->held of the memo, which the next one,
@@ -262,6 +291,114 @@ release_held (struct bridge const *b, struct handle *h, ucs4_t const *cp,
   return ENCODE_INPUT_EMPTY;
 }
 
+/* Write C alone with H (of B) to OUT at *O (room up to CAP, at least
+   2 * MAX_ENCODED), where the character after it does not compose with
+   it: from the memo of the shifts, or in a call of its own (it encodes
+   alone, as compose_first found), which that memo learns from.  */
+static void
+write_alone (struct bridge const *b, struct handle *h, ucs4_t c,
+             uint8_t *out, size_t *o, size_t cap)
+{
+  size_t bytes;
+  int err;
+  if (h->senc && shift_enc_put (h->senc, c, out, o))
+    return;
+  if (h->senc)
+    shift_enc_sync (h->senc, h->cd, h->host, false);
+  bytes = encode_one (b, h, c, out + *o, cap - *o, &err);
+  *o += bytes;
+  encode_learn (b, h, c, out + *o - bytes, bytes, err);
+}
+
+/* Encode C and D, a pair the encoder of H composes, in one call,
+   to OUT at *O (MAX_ENCODED bytes of room), and say how many of them
+   it took in *TOOK: ENCODE_UNENCODABLE when it stopped before one.
+   The memo of the shifts follows the state it left.  */
+static enum encode_status
+encode_pair (struct handle *h, ucs4_t c, ucs4_t d, uint8_t *out, size_t *o,
+             size_t *took)
+{
+  uint8_t in[8];
+  size_t used, bytes;
+  int err;
+  enc_learner_unit (h->host, c, in);
+  enc_learner_unit (h->host, d, in + 4);
+  if (h->senc)
+    shift_enc_sync (h->senc, h->cd, h->host, false);
+  bytes = bridge_convert (h->cd, in, sizeof in, out + *o, MAX_ENCODED,
+                          &used, &err);
+  h->order = UNITS_UNKNOWN;
+  if (h->senc)
+    shift_enc_wrote (&h->senc, out + *o, bytes);
+  *o += bytes;
+  *took = used / 4;
+  return err != 0 ? ENCODE_UNENCODABLE : ENCODE_INPUT_EMPTY;
+}
+
+/* H (of B) holds back H->first, the first of a pair its encoder may
+   compose, which CP[*I] (when *I is below COUNT) follows: write them
+   to OUT at *O as one call would, and move *I past CP[*I] if it took
+   it.  */
+static enum encode_status
+release_first (struct bridge const *b, struct handle *h, ucs4_t const *cp,
+               size_t *i, size_t count, uint8_t *out, size_t *o,
+               size_t cap)
+{
+  size_t took;
+  enum encode_status st;
+  if (cap - *o < 2 * MAX_ENCODED)
+    return ENCODE_OUTPUT_FULL;
+  h->first_on = false;
+  if (*i == count || !compose_pair (&h->comp, h->first, cp[*i]))
+    {
+      write_alone (b, h, h->first, out, o, cap);
+      return ENCODE_INPUT_EMPTY;
+    }
+  st = encode_pair (h, h->first, cp[*i], out, o, &took);
+  /* The first was taken in an earlier call: only the second counts.  */
+  *i += took == 2;
+  return st;
+}
+
+/* What H (of B) held back at the end of the last call, which CP[*I]
+   follows: release_held's, or release_first's.  */
+static enum encode_status
+release (struct bridge const *b, struct handle *h, ucs4_t const *cp,
+         size_t *i, size_t count, uint8_t *out, size_t *o, size_t cap)
+{
+  if (h->held_on)
+    return release_held (b, h, cp, i, count, out, o, cap);
+  return release_first (b, h, cp, i, count, out, o, cap);
+}
+
+/* bridge_encode for C = CP[*I], the first of a pair the encoder of H
+   composes: hold it back when the call ends with it; write it
+   with CP[*I + 1] in one call when they compose (then *I moves past
+   the first), or alone from the memo of the shifts.  Returns whether
+   it did any of that, and in *ST the status.  */
+static bool
+encode_first (struct handle *h, ucs4_t const *cp, size_t *i, size_t count,
+              uint8_t *out, size_t *o, enum encode_status *st)
+{
+  ucs4_t c = cp[*i];
+  size_t took;
+  *st = ENCODE_INPUT_EMPTY;
+  if (*i + 1 == count)
+    {
+      h->first = c;
+      h->first_on = true;
+      return true;
+    }
+  if (compose_pair (&h->comp, c, cp[*i + 1]))
+    {
+      *st = encode_pair (h, c, cp[*i + 1], out, o, &took);
+      /* Past the first, or at the value iconv() stopped before.  */
+      *i += took - (took == 2 || *st == ENCODE_INPUT_EMPTY);
+      return true;
+    }
+  return h->senc && shift_enc_put (h->senc, c, out, o);
+}
+
 enum encode_status
 bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
                size_t *outlen, size_t cap)
@@ -282,8 +419,8 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
       size_t bytes;
       int err;
 
-      if (h->held_on
-          && ((status = release_held (b, h, cp, &i, count, out, &o, cap))
+      if ((h->held_on || h->first_on)
+          && ((status = release (b, h, cp, &i, count, out, &o, cap))
               != ENCODE_INPUT_EMPTY || i == count))
         break;
       /* What the memo knows, in a loop of its own.  */
@@ -315,6 +452,15 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
         {
           status = ENCODE_UNENCODABLE;
           break;
+        }
+      /* The first of a pair the encoder composes: given with the next
+         one, or kept until it shows.  */
+      if (composes (b, h, c)
+          && encode_first (h, cp, &i, count, out, &o, &status))
+        {
+          if (status != ENCODE_INPUT_EMPTY)
+            break;
+          continue;
         }
       /* A character the encoder holds back: kept until the next one.  */
       if (h->enc_on && (enc_memo_get (b->enc, c) & ENC_HELD))
@@ -570,6 +716,19 @@ iconv_bridge_encode_utf8 (struct encoder *e, uint8_t const *in, size_t n,
   if (h->runs7)
     return runs_utf8 (bridge_of (e->codec), h, in, n, out, o, cap,
                       newlines);
+  /* The first of a pair held back: written alone before a character
+     that does not compose with it; the state machine takes any other
+     (and an ill-formed sequence, before which it is released).  */
+  if (h->first_on)
+    {
+      ucs4_t d = n > 0 ? in[0] : 0;
+      if (n == 0 || cap - *o < 2 * MAX_ENCODED
+          || (d >= 0x80 && utf8_short (in, n, &d) == 0)
+          || compose_pair (&h->comp, h->first, d))
+        return 0;
+      h->first_on = false;
+      write_alone (bridge_of (e->codec), h, h->first, out, o, cap);
+    }
   /* The memo's loop stops where it does not know a character, or with
      less than MAX_ENCODED bytes of room.  */
   while (i < n && iconv_bridge_encode_lasts (e))
@@ -588,21 +747,33 @@ iconv_bridge_encode_utf8 (struct encoder *e, uint8_t const *in, size_t n,
 size_t
 bridge_flush (struct encoder *e, uint8_t *out)
 {
-  struct bridge const *b = bridge_of (e->codec);
   struct handle *h = e->impl;
-  char *op = (char *) out;
+  size_t w = bridge_drain (e, out);
+  char *op = (char *) out + w;
   size_t ol = MAX_ERROR_BYTES;
   h->order = UNITS_UNKNOWN;
   if (h->senc)
     shift_enc_sync (h->senc, h->cd, h->host, true);
+  iconv (h->cd, NULL, NULL, &op, &ol);
+  return w + MAX_ERROR_BYTES - ol;
+}
+
+size_t
+bridge_drain (struct encoder *e, uint8_t *out)
+{
+  struct bridge const *b = bridge_of (e->codec);
+  struct handle *h = e->impl;
+  size_t w = 0;
   /* A character held back comes out alone.  */
   if (h->held_on)
     {
-      int len = enc_memo_write (enc_memo_get (b->enc, h->held), out);
-      op += len;
-      ol -= (size_t) len;
+      w = (size_t) enc_memo_write (enc_memo_get (b->enc, h->held), out);
       h->held_on = b->enc->busy = false;
     }
-  iconv (h->cd, NULL, NULL, &op, &ol);
-  return MAX_ERROR_BYTES - ol;
+  if (h->first_on)
+    {
+      h->first_on = false;
+      write_alone (b, h, h->first, out, &w, 2 * MAX_ENCODED);
+    }
+  return w;
 }

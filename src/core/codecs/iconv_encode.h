@@ -1,5 +1,5 @@
 /* The iconv(3) bridge's encoders (iconv_encode.c): the hooks of a
-   bridged codec (codec.h's encode and flush, and the opening and
+   bridged codec (codec.h's encode, flush and drain, and the opening and
    closing of its encoders) that iconv_bridge.c sets, and the path from
    UTF-8 that fast.c takes through the memo of their shifts.  */
 
@@ -18,6 +18,7 @@ enum encode_status bridge_encode (struct encoder *e, ucs4_t const *cp,
                                   size_t *n, uint8_t *out, size_t *outlen,
                                   size_t cap);
 size_t bridge_flush (struct encoder *e, uint8_t *out);
+size_t bridge_drain (struct encoder *e, uint8_t *out);
 
 /* Whether E is a bridged encoder for which iconv_bridge_encode_utf8
    may go on: one of a charset of SO and SI that writes what the memo

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../codec.h"
+#include "iconv_compose.h"
 #include "iconv_hold.h"
 #include "iconv_memo.h"
 #include "iconv_shift.h"
@@ -97,6 +98,12 @@ struct handle
   bool enc_on;
   bool held_on;
   ucs4_t held;
+  /* Encoding: what the encoder composes (iconv_compose.h), and the
+     first of a pair it may compose, the last of its call, not written
+     until the next character shows (FIRST_ON).  */
+  struct compose comp;
+  bool first_on;
+  ucs4_t first;
   /* Encoding: the iconv_t reads UCS-4 in the machine's order (glibc's
      WCHAR_T, as enc_learner_open finds) rather than UTF-32LE.  */
   bool host;

@@ -11,6 +11,8 @@
 
 #include "iconv_memo.h"
 
+struct compose;
+
 /* What a decoder knows of its shift state.  The decoder's own memo is
    that of the state it is in; OTHER is that of the other state.  */
 enum
@@ -146,6 +148,10 @@ struct shift_enc
   size_t head_len;
   bool head_known;
   bool head_out;
+  /* What the encoder composes (iconv_compose.h), or NULL: a character
+     it may write together with the next is kept with ENC_HELD, which
+     the memo's loops write only where no mark follows it.  */
+  struct compose *comp;
 };
 
 /* A new one for the charset CS, called TOCODE (for iconv_open), or
@@ -204,6 +210,21 @@ void shift_enc_sync (struct shift_enc *se, iconv_t cd, bool host,
    good.  */
 void shift_enc_learn (struct shift_enc **se, iconv_t probe, ucs4_t c,
                       uint8_t const *out, size_t len, int err);
+
+/* Write C, which SE knows (ENC_HELD or not), to OUT at *O (MAX_ENCODED
+   bytes of room), with the shift its state needs, and move *O past it:
+   false, and nothing written, when SE does not know C or knows that it
+   cannot be encoded.  */
+bool shift_enc_put (struct shift_enc *se, ucs4_t c, uint8_t *out,
+                    size_t *o);
+
+/* The encoder's iconv_t, brought to the state of *SE (shift_enc_sync),
+   wrote OUT[0..LEN) in one call for values SE does not learn from (a
+   pair it composed): follow its state, a character of one byte (after
+   SI where the state was the other) or of two (after SO where it was
+   not); anything else frees *SE and sets it to NULL, for good.  */
+void shift_enc_wrote (struct shift_enc **se, uint8_t const *out,
+                      size_t len);
 
 void shift_enc_free (struct shift_enc *se);
 

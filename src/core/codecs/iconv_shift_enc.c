@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iconv_compose.h"
 #include "xalloc.h"
 
 #include "unicode/utf8.h"
@@ -165,6 +166,42 @@ skip_head (struct shift_enc const *se, uint8_t const **p, size_t *n)
   return true;
 }
 
+/* For know: C, which SE's memo has just taken, gets ENC_HELD when the
+   encoder composes it with a character that may follow, as PROBE (see
+   compose_first) shows.  Out of line: few characters are candidates.  */
+static __attribute__ ((noinline)) void
+mark_held (struct shift_enc *se, iconv_t probe, bool host, ucs4_t c)
+{
+  if (se->comp && compose_first (se->comp, probe, host, c))
+    se->known.page[c >> 8][c & 0xFF] |= ENC_HELD;
+}
+
+/* Put C in SE's memo as the LEN bytes at S (LEN 0: iconv(3) cannot
+   encode it), with ENC_HELD if mark_held says so.  */
+static inline void
+know (struct shift_enc *se, iconv_t probe, bool host, ucs4_t c,
+      uint8_t const *s, size_t len)
+{
+  enc_memo_put (&se->known, c, s, len, len == 0);
+  if (__builtin_expect (compose_candidate (c), 0) && len != 0)
+    mark_held (se, probe, host, c);
+}
+
+/* Whether what follows a character at IN[AT..N) is surely no mark a
+   character of ENC_HELD may compose with: a character that is none (a
+   byte of ASCII, or one of two or three bytes), not the end of IN, nor
+   anything ill-formed or of four bytes, which the state machine
+   takes.  Out of the memo's loops: rarely asked.  */
+static __attribute__ ((noinline, cold)) bool
+no_mark_at (uint8_t const *in, size_t at, size_t n)
+{
+  ucs4_t d;
+  if (at == n)
+    return false;
+  return in[at] < 0x80 || (utf8_short (in + at, n - at, &d) != 0
+                           && !compose_mark (d));
+}
+
 /* Write the entry V of SE's memo (a character it knows, not ENC_NONE)
    at OUT[W..], after SE's head if it has not been written yet (*HEAD
    false, then true), and after the shift it needs from the state
@@ -233,9 +270,12 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
           continue;
         }
       v = c <= 0x10FFFF ? enc_memo_page_get (page, c) : 0;
-      if (v == 0 || (v & 0xF) == ENC_NONE)
+      /* Not known, known not to be encodable, or ENC_HELD (a character
+         the encoder may compose) before a mark or the end.  */
+      if ((uint32_t) (v & 0x1F) - 1 > 1
+          && !((v & ENC_HELD) && k + 1 < n && !compose_mark (cp[k + 1])))
         {
-          none = v != 0;
+          none = (v & 0xF) == ENC_NONE;
           break;
         }
       w = put_known (se, v, &head, &shifted, out, w);
@@ -250,7 +290,8 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
 
 /* For shift_enc_utf8, in the state of two bytes: from IN[*I..N) the
    characters of three bytes of UTF-8 that PAGE (a memo's) writes in
-   two bytes, to OUT[*W..], while *W is below END.  */
+   two bytes (one of ENC_HELD where no mark follows it), to OUT[*W..],
+   while *W is below END.  */
 static inline void
 pairs_utf8 (uint64_t *const *page, uint8_t const *in, size_t *i, size_t n,
             uint8_t *out, size_t *w, size_t end)
@@ -264,7 +305,8 @@ pairs_utf8 (uint64_t *const *page, uint8_t const *in, size_t *i, size_t n,
       uint64_t v;
       if ((b & 0xF0) != 0xE0 || (c1 | c2) >= 0x40 || c < 0x800
           || c - 0xD800 < 0x800 || !(pg = page[c >> 8])
-          || ((v = pg[c & 0xFF]) & 0x1F) != 2)
+          || (((v = pg[c & 0xFF]) & 0x1F) != 2
+              && !((v & 0x1F) == (2 | ENC_HELD) && no_mark_at (in, k + 3, n))))
         break;
       out[o] = (uint8_t) (v >> 8);
       out[o + 1] = (uint8_t) (v >> 16);
@@ -370,9 +412,12 @@ shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
           continue;
         }
       v = enc_memo_page_get (page, c);       /* C is below U+10000.  */
-      if (v == 0 || (v & 0xF) == ENC_NONE)
+      /* Not known, known not to be encodable, or ENC_HELD before a
+         mark: one test for all, in the loop.  */
+      if ((uint32_t) (v & 0x1F) - 1 > 1
+          && !((v & ENC_HELD) && no_mark_at (in, i + (size_t) r, n)))
         {
-          *none = v != 0;
+          *none = (v & 0xF) == ENC_NONE;
           break;
         }
       w = put_known (se, v, &head, &shifted, out, w);
@@ -545,13 +590,10 @@ shift_enc_learn (struct shift_enc **sep, iconv_t probe, ucs4_t c,
       *sep = NULL;
       return;
     }
+  know (se, probe, false, c, one + (wide ? se->so_len : 0),
+        err != 0 ? 0 : wide ? 2 : 1);
   if (err != 0)
-    {
-      enc_memo_put (&se->known, c, NULL, 0, true);
-      return;
-    }
-  enc_memo_put (&se->known, c, one + (wide ? se->so_len : 0), wide ? 2 : 1,
-                false);
+    return;
   se->sample[wide] = c;
   se->shifted = wide;
 }
@@ -684,7 +726,7 @@ shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
     return 0;
   for (j = 0; j < good; j++)
     {
-      enc_memo_put (&se->known, want[j], got[j], len[j], len[j] == 0);
+      know (se, se->ahead, se->ahead_host, want[j], got[j], len[j]);
       if (len[j] != 0)
         se->sample[len[j] - 1] = want[j];
     }
@@ -721,6 +763,44 @@ shift_enc_learn_utf8 (struct shift_enc *se, uint8_t const *in, size_t n)
         cp[k++] = c;
     }
   return k > 0 && shift_enc_learn_ahead (se, cp, k) > 0;
+}
+
+bool
+shift_enc_put (struct shift_enc *se, ucs4_t c, uint8_t *out, size_t *o)
+{
+  uint64_t v = (se->known.page && c <= 0x10FFFF
+                ? enc_memo_page_get (se->known.page, c) : 0);
+  bool head = se->head_out, shifted = se->shifted;
+  if (v == 0 || (v & 0xF) == ENC_NONE)
+    return false;
+  *o = put_known (se, v, &head, &shifted, out, *o);
+  se->head_out = head;
+  se->shifted = shifted;
+  return true;
+}
+
+void
+shift_enc_wrote (struct shift_enc **sep, uint8_t const *out, size_t len)
+{
+  struct shift_enc *se = *sep;
+  bool one, two;
+  if (!se->head_out && !skip_head (se, &out, &len))
+    len = 0;                    /* Then nothing matches.  */
+  one = (se->shifted ? len == se->si_len + 1 && is_shift (se, out,
+                                                          se->si_len, false)
+         : len == 1);
+  two = (se->shifted ? len == 2 : se->so_len != 0 && len == se->so_len + 2
+         && is_shift (se, out, se->so_len, true));
+  if (one == two)
+    {
+      /* Neither, or SI and a byte that read as two bytes of the other
+         state: not followed.  */
+      shift_enc_free (se);
+      *sep = NULL;
+      return;
+    }
+  se->head_out = se->synced = true;
+  se->shifted = two;
 }
 
 void

@@ -296,6 +296,7 @@ make_table (char const *name)
   t->codec.flags = ascii ? CODEC_SINGLE_BYTE | CODEC_ASCII_BYTES : 0;
   t->codec.endian = ENDIAN_UNKNOWN;
   t->codec.unmarked = NULL;
+  t->codec.drain = NULL;
   return t;
 }
 

@@ -157,15 +157,15 @@ static char const *const cp1252_aliases[] = {
 
 struct codec const codec_latin1 = {
   "ISO-8859-1", latin1_aliases, latin1_decode, latin1_encode, NULL,
-  CODEC_SINGLE_BYTE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL
+  CODEC_SINGLE_BYTE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL, NULL
 };
 
 struct codec const codec_ascii = {
   "US-ASCII", ascii_aliases, ascii_decode, ascii_encode, NULL,
-  CODEC_SINGLE_BYTE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL
+  CODEC_SINGLE_BYTE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL, NULL
 };
 
 struct codec const codec_cp1252 = {
   "CP1252", cp1252_aliases, cp1252_decode_batch, cp1252_encode, NULL,
-  CODEC_SINGLE_BYTE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL
+  CODEC_SINGLE_BYTE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL, NULL
 };

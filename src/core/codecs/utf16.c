@@ -105,13 +105,13 @@ static char const *const utf16_aliases[] = { "UTF16", NULL };
 struct codec const codec_utf16le = {
   "UTF-16LE", utf16le_aliases, utf16_decode, utf16_encode, NULL,
   CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS,
-  ENDIAN_LITTLE, NULL
+  ENDIAN_LITTLE, NULL, NULL
 };
 
 struct codec const codec_utf16be = {
   "UTF-16BE", utf16be_aliases, utf16_decode, utf16_encode, NULL,
   CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS,
-  ENDIAN_BIG, NULL
+  ENDIAN_BIG, NULL, NULL
 };
 
 /* No byte order in the name: the decoder chooses one (unmarked.c);
@@ -120,7 +120,7 @@ struct stateful_codec const codec_utf16_unmarked = {
   { "UTF-16", utf16_aliases, unmarked_decode, utf16_encode, NULL,
     CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS
     | CODEC_BOM_ALWAYS | CODEC_STATEFUL | CODEC_WRAPPER,
-    ENDIAN_LITTLE, &codec_utf16be },
+    ENDIAN_LITTLE, &codec_utf16be, NULL },
   unmarked_open, unmarked_close, NULL, NULL, unmarked_holds_input,
   unmarked_detected, NULL
 };

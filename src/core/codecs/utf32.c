@@ -77,13 +77,13 @@ static char const *const utf32_aliases[] = { "UTF32", NULL };
 struct codec const codec_utf32le = {
   "UTF-32LE", utf32le_aliases, utf32_decode, utf32_encode, NULL,
   CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS | CODEC_UNITS_32,
-  ENDIAN_LITTLE, NULL
+  ENDIAN_LITTLE, NULL, NULL
 };
 
 struct codec const codec_utf32be = {
   "UTF-32BE", utf32be_aliases, utf32_decode, utf32_encode, NULL,
   CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS | CODEC_UNITS_32,
-  ENDIAN_BIG, NULL
+  ENDIAN_BIG, NULL, NULL
 };
 
 /* No byte order in the name: the decoder chooses one (unmarked.c);
@@ -92,7 +92,7 @@ struct stateful_codec const codec_utf32_unmarked = {
   { "UTF-32", utf32_aliases, unmarked_decode, utf32_encode, NULL,
     CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_WIDE_UNITS
     | CODEC_UNITS_32 | CODEC_BOM_ALWAYS | CODEC_STATEFUL | CODEC_WRAPPER,
-    ENDIAN_LITTLE, &codec_utf32be },
+    ENDIAN_LITTLE, &codec_utf32be, NULL },
   unmarked_open, unmarked_close, NULL, NULL, unmarked_holds_input,
   unmarked_detected, NULL
 };

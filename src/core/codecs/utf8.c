@@ -378,22 +378,22 @@ static char const *const wtf8_aliases[] = { "WTF8", NULL };
 
 struct codec const codec_utf8 = {
   "UTF-8", utf8_aliases, utf8_decode, utf8_encode, NULL,
-  CODEC_UNICODE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL
+  CODEC_UNICODE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL, NULL
 };
 
 struct codec const codec_cesu8 = {
   "CESU-8", cesu8_aliases, cesu8_decode, cesu8_encode, NULL,
-  CODEC_UNICODE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL
+  CODEC_UNICODE | CODEC_ASCII_BYTES, ENDIAN_UNKNOWN, NULL, NULL
 };
 
 struct codec const codec_mutf8 = {
   "MUTF-8", mutf8_aliases, mutf8_decode, mutf8_encode, NULL,
   CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_SURROGATE_CARRIER,
-  ENDIAN_UNKNOWN, NULL
+  ENDIAN_UNKNOWN, NULL, NULL
 };
 
 struct codec const codec_wtf8 = {
   "WTF-8", wtf8_aliases, wtf8_decode, wtf8_encode, wtf8_flush,
   CODEC_UNICODE | CODEC_KEEPS_SURROGATES | CODEC_SURROGATE_CARRIER,
-  ENDIAN_UNKNOWN, NULL
+  ENDIAN_UNKNOWN, NULL, NULL
 };
