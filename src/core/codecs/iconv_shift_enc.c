@@ -726,10 +726,14 @@ shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
     return 0;
   for (j = 0; j < good; j++)
     {
-      know (se, se->ahead, se->ahead_host, want[j], got[j], len[j]);
+      enc_memo_put (&se->known, want[j], got[j], len[j], len[j] == 0);
       if (len[j] != 0)
         se->sample[len[j] - 1] = want[j];
     }
+  /* Apart: the loop above stays as tight as it was.  */
+  for (j = 0; j < good; j++)
+    if (__builtin_expect (compose_candidate (want[j]), 0) && len[j] != 0)
+      mark_held (se, se->ahead, se->ahead_host, want[j]);
   return good;
 }
 
