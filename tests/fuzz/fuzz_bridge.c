@@ -36,8 +36,9 @@
 
 int LLVMFuzzerTestOneInput (uint8_t const *data, size_t size);
 
-/* Single-byte, multi-byte, stateful (shifts; IBM937 and IBM1364 with
-   SO and SI, whose encoders learn ahead), and decoders that hold a
+/* Single-byte, multi-byte, stateful (shifts; IBM937, IBM1364 and
+   IBM1390 with SO and SI, whose encoders learn ahead, and IBM1390's
+   compose a kana and U+309A given in one call), and decoders that hold a
    character back (CP1255, CP1258, TSCII), ISO-2022-CN-EXT, whose calls
    may give a value and blame the byte after the ones they consumed
    (tests/README, "Fixed findings"), and UTF-7 (the last: see
@@ -50,7 +51,7 @@ static char const *const charsets[] = {
   "EUC-JP", "GB18030", "GBK", "BIG5", "BIG5-HKSCS", "EUC-KR", "CP949",
   "EUC-TW", "ISO-2022-JP", "ISO-2022-JP-2", "ISO-2022-KR", "ISO-2022-CN",
   "HZ", "TSCII", "SHIFT_JISX0213", "EUC-JISX0213", "VISCII",
-  "ARMSCII-8", "IBM937", "IBM1364", "ISO-2022-CN-EXT", "UTF-7"
+  "ARMSCII-8", "IBM937", "IBM1364", "ISO-2022-CN-EXT", "IBM1390", "UTF-7"
 };
 
 enum { CHARSETS = sizeof charsets / sizeof charsets[0] };

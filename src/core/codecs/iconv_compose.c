@@ -1,6 +1,6 @@
 /* Which candidate pairs an encoder of iconv(3) composes (see
-   iconv_compose.h): asked of the encoder itself, a pair at a time, the
-   first time the first character of a pair is to be encoded.
+   iconv_compose.h): asked of the encoder itself, all of them the first
+   time the first character of one is to be encoded.
 
    Specification: JIS X 0213:2004's sequences of two characters mapped
    to one code (the kana and U+309A, æ, ɔ, ʌ, ə, ɚ and a grave or acute
@@ -80,36 +80,47 @@ encode_pair (iconv_t probe, uint8_t const *in, size_t n, bool one,
   return (size_t) ((uint8_t *) op - out);
 }
 
+/* Whether PROBE (see compose_first) writes the pair IN[0..8) in one
+   call otherwise than in a call each, and writes its first alone.  */
+static bool
+composes (iconv_t probe, uint8_t const *in)
+{
+  uint8_t joint[4 * MAX_ENCODED], apart[4 * MAX_ENCODED];
+  size_t jl = encode_pair (probe, in, 2, true, joint, sizeof joint), al;
+  /* Most encoders cannot write the pair at all.  */
+  if (jl == SIZE_MAX)
+    return false;
+  al = encode_pair (probe, in, 2, false, apart, sizeof apart);
+  return ((al != jl || memcmp (joint, apart, jl) != 0)
+          && encode_pair (probe, in, 1, true, apart, sizeof apart)
+             != SIZE_MAX);
+}
+
 bool
 compose_first (struct compose *k, iconv_t probe, bool host, ucs4_t c)
 {
   unsigned int p = first_pair (c);
-  bool any = false;
-  for (; p < COMPOSE_PAIRS && pairs[p].first == c; p++)
+  uint32_t mine = 0;
+  if (p == COMPOSE_PAIRS)
+    return false;
+  /* All the pairs at once, the first time: an encoder that composes
+     none is not asked again.  */
+  if (!k->tried)
     {
-      uint32_t bit = UINT32_C (1) << p;
-      if (!(k->tried & bit))
+      unsigned int q;
+      for (q = 0; q < COMPOSE_PAIRS; q++)
         {
-          uint8_t in[8], joint[4 * MAX_ENCODED], apart[4 * MAX_ENCODED];
-          size_t jl, al;
-          enc_learner_unit (host, c, in);
-          enc_learner_unit (host, pairs[p].second, in + 4);
-          k->tried |= bit;
-          /* Given in one call, the pair is written, otherwise than a
-             call each gives; and the first is written alone (which the
-             encoder does when the next does not show it a mark).  */
-          jl = encode_pair (probe, in, 2, true, joint, sizeof joint);
-          if (jl == SIZE_MAX)
-            continue;
-          al = encode_pair (probe, in, 2, false, apart, sizeof apart);
-          if ((al != jl || memcmp (joint, apart, jl) != 0)
-              && encode_pair (probe, in, 1, true, apart, sizeof apart)
-                 != SIZE_MAX)
-            k->yes |= bit;
+          uint8_t in[8];
+          enc_learner_unit (host, pairs[q].first, in);
+          enc_learner_unit (host, pairs[q].second, in + 4);
+          if (composes (probe, in))
+            k->yes |= UINT32_C (1) << q;
         }
-      any |= (k->yes & bit) != 0;
+      k->tried = true;
     }
-  return any;
+  for (; p < COMPOSE_PAIRS && pairs[p].first == c; p++)
+    mine |= UINT32_C (1) << p;
+  return (k->yes & mine) != 0;
 }
 
 bool

@@ -24,14 +24,21 @@
    test_iconv_reference.c checks that of every charset).  */
 enum { COMPOSE_PAIRS = 25 };
 
-/* What an encoder was found to do with each candidate pair: the bit
-   (1 << K) of pair K in TRIED once asked, and in YES when it writes the
-   pair as one character.  */
+/* What an encoder was found to do with the candidate pairs, once
+   TRIED: the bit (1 << K) of pair K in YES when it writes the pair as
+   one character.  */
 struct compose
 {
-  uint32_t tried;
+  bool tried;
   uint32_t yes;
 };
+
+/* Whether the encoder K describes was found to compose no pair.  */
+static inline bool
+compose_none (struct compose const *k)
+{
+  return k->tried && k->yes == 0;
+}
 
 /* Whether C is the second character of a candidate pair (a combining
    grave or acute accent, a tone letter, the semi-voiced mark): cheap
@@ -58,11 +65,12 @@ compose_candidate (ucs4_t c)
 /* Whether the encoder K describes writes C as the first of a pair it
    composes with some character, as PROBE (an iconv_t to its charset
    from UCS-4 in the machine's order when HOST, else from UTF-32LE; its
-   state is lost) shows the first time C's pairs are asked about.  */
+   state is lost) shows of every pair the first time it is asked about
+   a candidate.  */
 bool compose_first (struct compose *k, iconv_t probe, bool host, ucs4_t c);
 
-/* Whether that encoder composes C and D, once compose_first was asked
-   about C.  */
+/* Whether that encoder composes C and D, once compose_first was
+   asked.  */
 bool compose_pair (struct compose const *k, ucs4_t c, ucs4_t d);
 
 #endif
