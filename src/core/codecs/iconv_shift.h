@@ -141,6 +141,9 @@ struct shift_enc
   iconv_t check;                /* other_state's in learn_each, once
                                    CHECK_OPEN ((iconv_t) -1: none).  */
   bool check_open;
+  /* The batches learn_batch learned in one call as learn_each did a
+     call each (-1: one did not, and it is not used).  */
+  int batch_ok;
   /* What the encoder writes once before its first character after its
      initial state (ISO-2022-KR's ESC $ ) C; HEAD_KNOWN: found out), and
      whether what was written since has it (HEAD_OUT).  */

@@ -704,6 +704,105 @@ learn_each (struct shift_enc *se, ucs4_t const *want, size_t n,
   return k;
 }
 
+/* learn_each in one call, for a charset whose SO and SI are a byte each
+   and were not learned from escape sequences: SE's learner, from its
+   initial state, encodes the N values of WANT in one call, up to the
+   first it cannot encode, and its flush; what it wrote (after SE's
+   head) must read, a byte at a time, as characters of one byte, SO
+   before characters of two bytes and SI before those of one again, one
+   character for each value it took; and the flush SI or nothing, as
+   the state says.  A pair the encoder composes gives one character for
+   two values, a character it holds back at the end none: then, or at
+   anything else, this returns 0 and learn_each learns them.  Into GOT
+   and LEN; the values learned.  What it finds is learn_each's as long
+   as the encoder writes each character as it does alone, which
+   shift_enc_learn_ahead checks of the first batches.  */
+static size_t
+learn_batch (struct shift_enc *se, ucs4_t const *want, size_t n,
+             uint8_t (*got)[2], uint8_t *len)
+{
+  uint8_t in[4 * ENC_BATCH], out[3 * ENC_BATCH + 2 * MAX_ENCODED];
+  uint8_t const *p = out;
+  char *op;
+  size_t used, bytes, k, m, i = 0, j = 0, ol;
+  bool shifted = false;
+  int err;
+  if (se->so_len != 1 || se->si_len != 1 || se->learned || n < 2
+      || ENC_BATCH < n)
+    return 0;
+  for (k = 0; k < n; k++)
+    enc_learner_unit (se->ahead_host, want[k], in + 4 * k);
+  iconv (se->ahead, NULL, NULL, NULL, NULL);
+  bytes = bridge_convert (se->ahead, in, 4 * n, out, 3 * ENC_BATCH, &used,
+                          &err);
+  m = used / 4;
+  if ((err != 0 && err != EILSEQ) || m == 0 || !skip_head (se, &p, &bytes))
+    return 0;
+  /* A byte at a time: SO, SI, a character of one byte or of two.  */
+  while (i < bytes && j < m)
+    {
+      uint8_t b = p[i];
+      if (b == se->so[0] || b == se->si[0])
+        {
+          if ((b == se->so[0]) == shifted)
+            return 0;
+          shifted = !shifted;
+          i++;
+          continue;
+        }
+      if (shifted && i + 2 > bytes)
+        return 0;
+      memcpy (got[j], p + i, 1 + shifted);
+      len[j++] = (uint8_t) (1 + shifted);
+      i += 1 + shifted;
+    }
+  if (i != bytes || j != m)
+    return 0;
+  /* The flush: SI where the state is the other, else nothing.  */
+  op = (char *) out + (p - out) + bytes;
+  ol = 2 * MAX_ENCODED;
+  iconv (se->ahead, NULL, NULL, &op, &ol);
+  if (2 * MAX_ENCODED - ol != (shifted ? 1u : 0u)
+      || (shifted && p[bytes] != se->si[0]))
+    return 0;
+  return m;
+}
+
+/* shift_enc_learn_ahead's learning of the K values of WANT into GOT and
+   LEN: in one call (learn_batch) once the first BATCH_CHECKS batches
+   gave what learn_each gives a call each; learn_each's otherwise.  The
+   values learned, 0 when the first was not.  */
+enum { BATCH_CHECKS = 4 };
+
+static size_t
+learn_some (struct shift_enc *se, ucs4_t const *want, size_t k,
+            uint8_t (*got)[2], uint8_t *len)
+{
+  uint8_t got1[ENC_BATCH][2], len1[ENC_BATCH];
+  size_t good, one = 0, j;
+  if (se->batch_ok >= BATCH_CHECKS
+      && (good = learn_batch (se, want, k, got, len)) != 0)
+    return good;
+  if (0 <= se->batch_ok && se->batch_ok < BATCH_CHECKS)
+    one = learn_batch (se, want, k, got1, len1);
+  good = learn_each (se, want, k, got, len);
+  /* After one that did not come through, the learner's state is not
+     known: again with those before it.  */
+  if (good < k && (good == 0 || learn_each (se, want, good, got, len)
+                                < good))
+    return 0;
+  if (one != 0)
+    {
+      /* The batch must be what a call each gave, as far as both went
+         (learn_each goes on after a value it cannot encode).  */
+      for (j = 0; j < one && j < good; j++)
+        if (len1[j] != len[j] || memcmp (got1[j], got[j], len[j]) != 0)
+          break;
+      se->batch_ok = j == one && one <= good ? se->batch_ok + 1 : -1;
+    }
+  return good;
+}
+
 size_t
 shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
 {
@@ -721,11 +820,8 @@ shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
   k = enc_memo_want (&se->known, cp, n, want);
   if (k == 0)
     return 0;
-  good = learn_each (se, want, k, got, len);
-  /* After one that did not come through, the learner's state is not
-     known: again with those before it.  */
-  if (good < k && (good == 0 || learn_each (se, want, good, got, len)
-                                < good))
+  good = learn_some (se, want, k, got, len);
+  if (good == 0)
     return 0;
   for (j = 0; j < good; j++)
     {
