@@ -260,7 +260,7 @@ struct codec
   enum endian endian;           /* For wide units.  */
   /* For CODEC_BOM_ALWAYS: the form written when no BOM is allowed.  */
   struct codec const *unmarked;
-  drain_fn *drain;            /* NULL: it holds nothing back so.  */
+  drain_fn *drain;              /* NULL: it holds nothing back so.  */
 };
 
 /* A codec whose decoders and encoders hold resources outside their

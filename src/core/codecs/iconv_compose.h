@@ -5,8 +5,9 @@
    only when the mark is in the same call as the kana.  iconv(1) gives
    the whole text in one call, so the bridge's encoder, which calls
    iconv() a character at a time, gives such a pair in one call of its
-   own (iconv_encode.c), and holds the first back across reads until
-   the next character shows (iconv_compose.c).  */
+   own, and holds the first back across reads until the next character
+   shows (iconv_encode.c); the memo of the shifts writes the first only
+   where no mark follows (iconv_shift_enc.c).  */
 
 #ifndef UTF8CONV_ICONV_COMPOSE_H
 #define UTF8CONV_ICONV_COMPOSE_H
@@ -18,10 +19,12 @@
 #include "../codec.h"
 
 /* The candidates are the 25 sequences of two characters that JIS X
-   0213 encodes as one (the only ones, of all the codes of one or two
-   bytes of every charset glibc knows, that decode to two characters
-   and encode differently one call per character: tests/unit/
-   test_iconv_reference.c checks that of every charset).  */
+   0213 encodes as one: of all the codes of one or two bytes (and SO
+   and two bytes) of the 1,180 names glibc lists, the only ones that
+   decode to two characters which encode otherwise one call per
+   character, and only in IBM1390 and IBM1399 (a scan of 2026-11-28,
+   bench/RESULTS.md).  tests/unit/test_iconv_reference.c encodes them
+   into every charset.  */
 enum { COMPOSE_PAIRS = 25 };
 
 /* What an encoder was found to do with the candidate pairs, once
