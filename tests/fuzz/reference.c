@@ -43,6 +43,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "nulpattern.h"
+
 /* The texts of utf8conv's diagnostics for each kind of decoding error
    (the man page's DIAGNOSTICS; the same words as err_kind_text).  */
 static char const k_continuation[] = "unexpected continuation byte";
@@ -460,9 +462,9 @@ ref_form_by_name (char const *name)
    big-endian (SPEC §6): its BOM says; without one, in its first 256
    bytes, UTF-16 is little-endian when more than half of the byte pairs
    have a NUL second byte and at most an eighth a NUL first byte, and
-   big-endian the other way round; UTF-32 takes the order of its first
-   unit that is at most 10FFFF in one order only.  Big-endian when
-   nothing decides (RFC 2781 §4.3).  */
+   big-endian the other way round, else as the script rule says; UTF-32
+   takes the order of its first unit that is at most 10FFFF in one order
+   only.  Big-endian when nothing decides (RFC 2781 §4.3).  */
 static bool
 unmarked_big (uint8_t const *s, size_t n, size_t unit)
 {
@@ -493,7 +495,15 @@ unmarked_big (uint8_t const *s, size_t n, size_t unit)
       z_first += s[2 * i] == 0;
       z_second += s[2 * i + 1] == 0;
     }
-  return !(2 * z_second > pairs && 8 * z_first <= pairs);
+  if (2 * z_second > pairs && 8 * z_first <= pairs)
+    return false;
+  if (2 * z_first > pairs && 8 * z_second <= pairs)
+    return true;
+  /* Where the NULs do not decide, the script rule may (SPEC §6: units
+     of one script in one byte order only, where the window holds a
+     control byte).  This model takes it from nulpattern.c rather than
+     repeat its tables: auto.bats and binary.bats test it on text.  */
+  return nul_pattern_find (s, w, true) != NUL_PATTERN_LE;
 }
 
 size_t
