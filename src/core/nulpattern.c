@@ -6,8 +6,6 @@
 
 #include <string.h>
 
-#include "codecs/codecs.h"
-
 /* What a 16-bit unit is to the script rule: one of the NUL_SCRIPTS
    scripts, neither (NEUTRAL: ASCII, spaces and punctuation that any
    script uses, combining marks), or what text never holds (BAD).  */
@@ -240,44 +238,6 @@ nul_pattern_find (uint8_t const *buf, size_t n, bool complete)
   memset (&count, 0, sizeof count);
   nul_pattern_add (&count, buf, n);
   return nul_pattern_verdict (&count, complete);
-}
-
-struct codec const *
-nul_pattern_codec (struct nul_count const *count, bool final,
-                   bool *undecided)
-{
-  static struct codec const *const forms[2][2] = {
-    { &codec_utf16le, &codec_utf16be },
-    { &codec_utf32le, &codec_utf32be }
-  };
-  int k;
-
-  *undecided = false;
-  for (k = 0; k < 2; k++)
-    switch (k ? nul_pattern_verdict32 (count, final)
-            : nul_pattern_verdict (count, final))
-      {
-      case NUL_PATTERN_LE:
-        return forms[k][0];
-      case NUL_PATTERN_BE:
-        return forms[k][1];
-      case NUL_PATTERN_UNDECIDED:
-        *undecided = true;
-        return NULL;
-      default:
-        break;
-      }
-  return NULL;
-}
-
-struct codec const *
-nul_pattern_form (uint8_t const *buf, size_t n, bool complete)
-{
-  struct nul_count count;
-  bool undecided;
-  memset (&count, 0, sizeof count);
-  nul_pattern_add (&count, buf, n);
-  return nul_pattern_codec (&count, complete, &undecided);
 }
 
 enum nul_pattern

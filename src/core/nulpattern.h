@@ -109,20 +109,6 @@ enum nul_pattern nul_pattern_find (uint8_t const *buf, size_t n,
 enum nul_pattern nul_pattern_verdict32 (struct nul_count const *count,
                                         bool final);
 
-/* The BOM-less form that COUNT shows by the two rules above: UTF-16LE
-   or BE by the NUL pattern, else UTF-32LE or BE by
-   nul_pattern_verdict32, else NULL; *UNDECIDED (and NULL) while more
-   bytes could still change the answer (never when FINAL).  */
-struct codec const *nul_pattern_codec (struct nul_count const *count,
-                                       bool final, bool *undecided);
-
-/* The BOM-less form of the window BUF[0..N) by the two rules above:
-   UTF-16LE or BE by the NUL pattern, else UTF-32LE or BE by
-   nul_pattern_verdict32, else NULL (also while undecided: N is all
-   there is when COMPLETE, else at least NUL_PATTERN_WINDOW bytes).  */
-struct codec const *nul_pattern_form (uint8_t const *buf, size_t n,
-                                      bool complete);
-
 /* The byte order of BOM-less UTF-32 in the window BUF[0..N): its first
    complete 4-byte unit whose high byte is NUL, and whose next byte is
    at most 0x10, in one byte order only (a unit that is at most 10FFFF

@@ -30,15 +30,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "codecs/codecs.h"
 #include "fast.h"
 #include "history.h"
 #include "mojibake.h"
-#include "readahead.h"
 #include "full-write.h"
-#include "safe-read.h"
 #include "simd/kernels.h"
 #include "xalloc.h"
 
@@ -46,7 +43,7 @@
 
 /* Write out the buffered output.  OUT_TOTAL counts the bytes written
    (the report's "out"), none after a write error (/dev/full).  */
-static void
+void
 write_out (struct run *r)
 {
   size_t done = r->out_len;
@@ -494,7 +491,7 @@ emit_decoded (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
 
 /* What the mojibake stage holds goes out unrepaired: the file ends, or
    a decoding error follows.  Then a CR held is lone, at AT.  */
-static bool
+bool
 flush_held (struct run *r, struct file *f, uint64_t at)
 {
   struct origin o = { NULL, NULL, 0, 0, NULL };
@@ -517,7 +514,7 @@ drain_encoder (struct run *r)
     }
 }
 
-static void
+void
 flush_encoder (struct run *r)
 {
   if (r->cfg.to->flush)
@@ -616,7 +613,7 @@ decode_error (struct run *r, struct file *f, struct codec_error const *err,
 
 /* The first file F decides whether its signature is carried
    (--bom=auto, bom.h).  */
-static void
+void
 decide_bom (struct run *r, struct file const *f, bool signature)
 {
   if (r->bom == BOMS_UNDECIDED)
@@ -627,7 +624,7 @@ decide_bom (struct run *r, struct file const *f, bool signature)
    one that the line-ending stage can follow.  Until -f auto has
    decided, UTF-8's fast path takes the ASCII that the wrapper does not
    hold (decoder_ascii_passed).  */
-static void
+void
 choose_fast (struct run *r, struct file *f, struct codec const *reads)
 {
   f->reads = reads->flags & CODEC_WRAPPER ? NULL : reads;
@@ -794,7 +791,7 @@ convert_fast_through (struct run *r, struct file *f, uint8_t const *in,
 
 /* Convert IN[0..N) of file F, which starts at offset BASE of the file.
    Returns false when a strict error stopped the file.  */
-static bool
+bool
 convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
                 uint64_t base, bool last)
 {
@@ -881,86 +878,6 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
       else if (st == DECODE_INPUT_EMPTY && pos == n)
         return true;
     }
-}
-
-enum file_result
-pipeline_convert_fd (struct run *r, int fd, char const *name)
-{
-  struct file *f = xzalloc (sizeof *f);
-  uint64_t base = 0, out_start = r->out_total + r->out_len;
-  bool ok = true, last = false;
-  struct readahead *ra = NULL;
-  enum file_result result;
-
-  f->name = name;
-  f->history.bytes = r->history;
-  f->at_start = true;
-  decoder_init (&f->dec, r->cfg.from);
-  f->dec.lone_surrogates_ok
-    = (!r->cfg.well_formed_input
-       && policy_passes_lone_surrogates (&r->cfg.policy, r->cfg.to->flags));
-  f->eol.mode = r->cfg.eol;
-  f->eol.cr_breaks = r->cfg.eol_cr_breaks;
-  if (r->moji)
-    mojibake_reset (r->moji);
-  choose_fast (r, f, r->cfg.from);
-
-  while (ok && !last && r->write_errno == 0)
-    {
-      uint8_t *in = r->in;
-      size_t n = (ra ? readahead_next (ra, &in)
-                  : safe_read (fd, r->in, r->cfg.block_size));
-      /* After the first block, a file that utf8conv opened (not standard
-         input) may be read ahead by a second thread.  */
-      if (base == 0 && 0 < n && n != SAFE_READ_ERROR && fd != STDIN_FILENO)
-        ra = readahead_start (fd, r->cfg.block_size, in, n);
-      if (n == SAFE_READ_ERROR)
-        {
-          f->stats.sys_errno = errno;
-          flush_held (r, f, base);
-          flush_encoder (r);
-          write_out (r);
-          /* A file that could not be read at all does not decide the
-             BOM; one that was cut short by a read error did.  */
-          if (!f->at_start)
-            r->any_file = true;
-          pipeline_end_file (r, f, base, out_start);
-          if (ra)
-            readahead_stop (ra);
-          free (f);
-          return FILE_READ_ERROR;
-        }
-      last = n == 0;
-      ok = convert_buffer (r, f, in, n, base, last);
-      if (ok && last)
-        ok = flush_held (r, f, base);
-      history_keep (&f->history, in, n, base,
-                    decoder_holds_lookahead (&f->dec));
-      base += n;
-      if (!ok || last)
-        flush_encoder (r);
-      write_out (r);
-      if (r->cfg.progress)
-        r->cfg.progress (r->cfg.progress_arg, n);
-    }
-  if (ra)
-    readahead_stop (ra);
-  if (!r->any_file)
-    decide_bom (r, f, false);
-  r->any_file = true;
-  pipeline_end_file (r, f, base, out_start);
-
-  if (r->write_errno)
-    {
-      r->last_stats.sys_errno = r->write_errno;
-      result = FILE_WRITE_ERROR;
-    }
-  else if (f->stats.stopped)
-    result = FILE_STOPPED;
-  else
-    result = f->stats.dropped ? FILE_DROPPED : FILE_OK;
-  free (f);
-  return result;
 }
 
 void

@@ -108,11 +108,23 @@ struct origin
   struct codec_error const *replaced;
 };
 
-/* End the file F, which held BYTES_IN bytes, and started at OUT_START
-   bytes of output: its statistics are kept for pipeline_file_stats,
-   and the decoder and the encoder are ready for the next file
-   (pipeline_run.c).  */
-void pipeline_end_file (struct run *r, struct file *f, uint64_t bytes_in,
-                        uint64_t out_start);
+/* pipeline.c's steps, which pipeline_run.c's loop over a file's
+   buffers takes.  */
+
+/* Write out the buffered output.  */
+void write_out (struct run *r);
+/* Choose the fast path of file F, which the decoder of READS reads.  */
+void choose_fast (struct run *r, struct file *f, struct codec const *reads);
+/* Convert IN[0..N) of file F, which starts at offset BASE of the file;
+   false when a strict error stopped the file.  */
+bool convert_buffer (struct run *r, struct file *f, uint8_t const *in,
+                     size_t n, uint64_t base, bool last);
+/* What the mojibake stage holds goes out unrepaired (a CR held is lone,
+   at AT); false when a strict error stopped the file.  */
+bool flush_held (struct run *r, struct file *f, uint64_t at);
+/* Write out what the encoder holds back.  */
+void flush_encoder (struct run *r);
+/* The first file F decides whether its signature is carried.  */
+void decide_bom (struct run *r, struct file const *f, bool signature);
 
 #endif

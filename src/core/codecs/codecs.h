@@ -28,6 +28,22 @@ void unmarked_open (struct decoder *);
 void unmarked_close (struct decoder *);
 bool unmarked_holds_input (struct decoder const *);
 bool unmarked_detected (struct decoder const *, struct detection *);
+
+/* The BOM-less form that COUNT shows by the two rules of nulpattern.h
+   (in unmarked.c, where the codecs are known): UTF-16LE or BE by the
+   NUL pattern, else UTF-32LE or BE by nul_pattern_verdict32, else
+   NULL; *UNDECIDED (and NULL) while more bytes could still change the
+   answer (never when FINAL).  */
+struct nul_count;
+struct codec const *nul_pattern_codec (struct nul_count const *count,
+                                       bool final, bool *undecided);
+
+/* nul_pattern_codec for the window BUF[0..N): NULL also while
+   undecided (N is all there is when COMPLETE, else at least
+   NUL_PATTERN_WINDOW bytes).  */
+struct codec const *nul_pattern_form (uint8_t const *buf, size_t n,
+                                      bool complete);
+
 extern struct codec const codec_latin1, codec_ascii, codec_cp1252;
 
 #endif

@@ -229,3 +229,43 @@ unmarked_detected (struct decoder const *d, struct detection *det)
                      : s->how == DETECT_NUL_PATTERN ? 99 : 50);
   return true;
 }
+
+/* The forms that nulpattern.h's verdicts name (see codecs.h).  */
+
+struct codec const *
+nul_pattern_codec (struct nul_count const *count, bool final,
+                   bool *undecided)
+{
+  static struct codec const *const forms[2][2] = {
+    { &codec_utf16le, &codec_utf16be },
+    { &codec_utf32le, &codec_utf32be }
+  };
+  int k;
+
+  *undecided = false;
+  for (k = 0; k < 2; k++)
+    switch (k ? nul_pattern_verdict32 (count, final)
+            : nul_pattern_verdict (count, final))
+      {
+      case NUL_PATTERN_LE:
+        return forms[k][0];
+      case NUL_PATTERN_BE:
+        return forms[k][1];
+      case NUL_PATTERN_UNDECIDED:
+        *undecided = true;
+        return NULL;
+      default:
+        break;
+      }
+  return NULL;
+}
+
+struct codec const *
+nul_pattern_form (uint8_t const *buf, size_t n, bool complete)
+{
+  struct nul_count count;
+  bool undecided;
+  memset (&count, 0, sizeof count);
+  nul_pattern_add (&count, buf, n);
+  return nul_pattern_codec (&count, complete, &undecided);
+}
