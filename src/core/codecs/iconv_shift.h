@@ -112,6 +112,16 @@ size_t shift_decode_utf8 (struct shift_track *t, struct memo *m, iconv_t cd,
                           size_t *produced, uint64_t *newlines,
                           int64_t *prefix, bool *gave, size_t *last);
 
+/* Within the decoders (iconv_shift.c and its loop, iconv_shift_run.c):
+   which shift of CS the N bytes at S begin with (1 for SO, 2 for SI, 0
+   for none, -1 when N cuts them short); the exchange of the memos M and
+   T's other one, when the decoder changed state; whether T's probe is
+   open, opening it the first time.  */
+int shift_at (struct memo_charset const *cs, uint8_t const *s, size_t n);
+void shift_swap_memos (struct shift_track *t, struct memo *m);
+bool shift_probe_ready (struct shift_track *t,
+                        struct memo_charset const *cs);
+
 /* An encoder to a charset of SO and SI (bytes or escape sequences),
    which follows the shifts it writes: what iconv(3) encodes each
    character to in the state it leads to (one byte: the initial state;
