@@ -404,6 +404,53 @@ learn_ahead (uint8_t const *in, size_t n)
   return enc_memo_learn_ahead (to_learner, cp, k) != 0;
 }
 
+/* The memo does not know the character that the well-formed UTF-8 at
+   IN[0..N) starts with, and learns little that comes back: give a run
+   of what follows to its learner (enc_memo_through), decoded by the
+   kernels (whose branches random text does not mispredict as a loop
+   of a character at a time does), into OUT[0..ROOM); the bytes written
+   in *WROTE and the U+000A among the characters in *LINES.  Returns
+   the bytes of IN taken, or 0.  */
+enum
+{
+  RUN_BYTES = 512,
+  /* The output room for a whole run (enc_memo_through's).  */
+  RUN_ROOM = (RUN_BYTES + 1) * MAX_ENCODED
+};
+
+static size_t
+run_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t room,
+          size_t *wrote, uint64_t *lines)
+{
+  ucs4_t cp[RUN_BYTES];
+  size_t v, produced, taken, k, end;
+  uint64_t nl;
+  bool big = false;
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  big = true;
+#endif
+  n = min (n, RUN_BYTES);
+  if (kernels->utf8_to_wide_checked)
+    v = kernels->utf8_to_wide_checked (in, n, (uint8_t *) cp, 4, big,
+                                       &produced, &nl);
+  else
+    {
+      v = kernels->utf8_valid_copy (in, n, NULL, &nl);
+      produced = kernels->utf8_to_utf32 (in, v, (uint8_t *) cp, big);
+    }
+  k = produced / 4;
+  taken = enc_memo_through (to_learner, cp, k, out, room, wrote);
+  if (taken == 0)
+    return 0;
+  /* Back from the end to the run's: the bytes of the characters after
+     it, their newlines.  */
+  for (end = v; k > taken; k--)
+    v -= 1 + (cp[k - 1] >= 0x80) + (cp[k - 1] >= 0x800)
+         + (cp[k - 1] >= 0x10000);
+  *lines = nl - (end > v ? kernels->count_newlines (in + v, end - v) : 0);
+  return v;
+}
+
 static size_t
 utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
               size_t *produced, uint64_t *newlines, struct codec_error *err)
@@ -460,10 +507,32 @@ utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
           }
         pg = page[c >> 8];
         v = pg ? pg[c & 0xFF] : 0;
-        if (v == 0 && to_learner && learn_ahead (in + i, n - i))
+        if (v == 0 && to_learner)
           {
-            nl -= c == 0x0A;
-            continue;
+            size_t w, took;
+            uint64_t lines;
+            /* A run through the learner, or learn ahead; or, without
+               room for a whole run, the pipeline writes the output
+               out first.  */
+            if (enc_memo_runs_now (to_learner) && cap - o < RUN_ROOM)
+              {
+                nl -= c == 0x0A;
+                break;
+              }
+            if (enc_memo_runs_now (to_learner)
+                && (took = run_utf8 (in + i, n - i, out + o, cap - o, &w,
+                                     &lines)) != 0)
+              {
+                nl += lines - (c == 0x0A);
+                i += took;
+                o += w;
+                continue;
+              }
+            if (learn_ahead (in + i, n - i))
+              {
+                nl -= c == 0x0A;
+                continue;
+              }
           }
         if (v == 0 || (v & 0xF) == ENC_NONE || (v & ENC_HELD))
           {

@@ -62,13 +62,18 @@ write_out (struct run *r)
     r->write_errno = errno;
   r->out_total += done;
   r->out_len = 0;
+  /* A buffer of 32 KiB first: a small output touches fewer fresh
+     pages of memory (each costs about as much as converting a few
+     kilobytes of legacy text); OUT_CAP from the first MiB on.  */
+  if (r->out_total >= OUT_GROW)
+    r->out_cap = OUT_CAP;
 }
 
 /* Room for N more bytes of output.  */
 static void
 make_room (struct run *r, size_t n)
 {
-  if (OUT_CAP - r->out_len < n)
+  if (r->out_cap - r->out_len < n)
     write_out (r);
 }
 
@@ -140,7 +145,7 @@ encode_values (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
       size_t count = n - i;
       enum encode_status st = r->cfg.to->encode (&r->enc, cp + i, &count,
                                                  r->out, &r->out_len,
-                                                 OUT_CAP);
+                                                 r->out_cap);
       i += count;
       if (st == ENCODE_UNENCODABLE)
         {
@@ -164,7 +169,8 @@ put_raw_byte (struct run *r, struct file *f, uint8_t b)
       static ucs4_t const feff = 0xFEFF;
       size_t one = 1;
       make_room (r, MAX_ENCODED);
-      r->cfg.to->encode (&r->enc, &feff, &one, r->out, &r->out_len, OUT_CAP);
+      r->cfg.to->encode (&r->enc, &feff, &one, r->out, &r->out_len,
+                         r->out_cap);
       r->bom = BOMS_NONE;
       f->stats.bom_written = 1;
     }
@@ -686,7 +692,7 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
 
   make_room (r, FAST_ROOM);
   dst = r->out + r->out_len;
-  cap = OUT_CAP - r->out_len;
+  cap = r->out_cap - r->out_len;
   if (convert && f->eol_fast == EOL_FAST_INPUT)
     end = pos + eol_plain_len (f->eol.mode, in + pos, n - pos);
   else if (convert && (f->eol.mode == EOL_CRLF || f->eol.held_cr
@@ -777,10 +783,10 @@ convert_fast_through (struct run *r, struct file *f, uint8_t const *in,
       make_room (r, FAST_ROOM);
       used = (f->fast_resume
               ? f->fast_resume (in + pos, n - pos, r->out + r->out_len,
-                                OUT_CAP - r->out_len, &produced, &newlines,
+                                r->out_cap - r->out_len, &produced, &newlines,
                                 err, &rs)
               : f->fast (in + pos, n - pos, r->out + r->out_len,
-                         OUT_CAP - r->out_len, &produced, &newlines, err));
+                         r->out_cap - r->out_len, &produced, &newlines, err));
       r->out_len += produced;
       f->dec.newlines += newlines;
       pos += used;
@@ -826,7 +832,7 @@ convert_buffer (struct run *r, struct file *f, uint8_t const *in, size_t n,
                 return false;
               continue;
             }
-          if (pos < n && OUT_CAP - r->out_len < FAST_ROOM)
+          if (pos < n && r->out_cap - r->out_len < FAST_ROOM)
             continue;
         }
 

@@ -30,6 +30,7 @@ pipeline_start (struct run_config const *cfg, int out_fd)
   r->pivot.n = xnmalloc (PIVOT_CAP, sizeof *r->pivot.n);
   r->pivot.cap = PIVOT_CAP;
   r->out = xmalloc (OUT_CAP);
+  r->out_cap = OUT_START;
   r->eol_active = cfg->eol != EOL_KEEP || cfg->report;
   if (cfg->eol != EOL_KEEP)
     r->scratch = xmalloc (OUT_CAP);

@@ -13,6 +13,8 @@ enum
 {
   PIVOT_CAP = 8192,
   OUT_CAP = 1 << 18,
+  OUT_START = 1 << 15,          /* The output buffer's room at first,  */
+  OUT_GROW = 1 << 20,           /* until so many bytes were written.  */
   /* With a fast path, the state machine takes this many bytes at a time,
      so that the fast path resumes soon after an error (or after what a
      memo cannot hold: ISO-2022-KR's ESC as a character).  */
@@ -28,8 +30,9 @@ struct run
   uint8_t *in;
   uint8_t *history;             /* For each file's struct file.  */
   struct pivot pivot;
-  uint8_t *out;
+  uint8_t *out;                 /* OUT_CAP bytes,  */
   size_t out_len;
+  size_t out_cap;               /* of which so many are used.  */
   struct encoder enc;
   uint64_t out_total;           /* Bytes written out so far.  */
   struct file_stats last_stats; /* Of the last file, for --report.  */

@@ -374,6 +374,61 @@ hold_case() {
   done
 }
 
+# diverse ENC SEED: what 48 KiB of random bytes decode to in ENC (with
+# -c), one line in 60 broken after a space, and the pairs that some
+# encoders compose (か and U+309A, Ê and U+0304, ê and U+030C, æ and
+# U+0300) scattered in it, some of them apart: diverse.u8, in which few
+# characters repeat.
+diverse() {
+  python3 -c 'import random, sys
+r = random.Random(int(sys.argv[1]))
+sys.stdout.buffer.write(bytes(r.randrange(256) for _ in range(49152)))' "$2" >noise
+  iconv -c -f "$1" -t UTF-8 noise 2>/dev/null | python3 -c 'import random, sys
+r = random.Random(int(sys.argv[1]))
+s = sys.stdin.buffer.read().decode()
+pairs = ["\u304b\u309a", "\u00ca\u0304", "\u00ea\u030c", "\u00e6\u0300",
+         "\u304b", "\u00ca", "\u00ea", "\u309a", "\u0304"]
+out = []
+for k, c in enumerate(s):
+    out.append("\n" if c == " " and r.randrange(60) == 0 else c)
+    if r.randrange(40) == 0:
+        out.append(r.choice(pairs))
+sys.stdout.write("".join(out))' "$2" >diverse.u8
+}
+
+@test "UTF-8 to multi-byte charsets on text of many characters that seldom repeat (runs through the encoders' learner): as iconv(1) at every block size, with the pairs some compose; an error inside them at its line and byte" {
+  require_full_iconv
+  local enc seed=1 sizes half line byte
+  sizes=$(block_sizes)
+  for enc in GB18030 BIG5 BIG5-HKSCS EUC-JISX0213 SHIFT_JISX0213 EUC-TW CP949 SHIFT_JIS; do
+    seed=$((seed + 1))
+    diverse "$enc" "$seed"
+    iconv -c -f UTF-8 -t "$enc" diverse.u8 >clean.u8.enc 2>/dev/null || true
+    "$UTF8CONV" -t UTF-8 -f "$enc" clean.u8.enc >text.u8
+    iconv -f UTF-8 -t "$enc" text.u8 >want
+    converts_as want text.u8 -t "$enc"
+    # U+1F600 (none of these but GB18030 has it) or an ill-formed byte,
+    # in the middle of a line, halfway.
+    half=$(( $(stat -c %s text.u8) / 2 ))
+    while [ "$(head -c "$half" text.u8 | tail -c 1 | od -An -tu1)" -ge 128 ]; do
+      half=$((half + 1))
+    done
+    head -c "$half" text.u8 >bad
+    line=$(( $(wc -l <bad) + 1 ))
+    { head -c "$half" text.u8 | iconv -t "$enc"; printf '?'; tail -c +$((half + 1)) text.u8 | iconv -t "$enc"; } >want
+    if [ "$enc" = GB18030 ]; then
+      printf '\377' >>bad
+      tail -c +$((half + 1)) text.u8 >>bad
+      stops_with "utf8conv: bad:$line: byte $half: invalid UTF-8: FF (invalid byte)" -t "$enc"
+    else
+      printf '\360\237\230\200' >>bad
+      tail -c +$((half + 1)) text.u8 >>bad
+      stops_with "utf8conv: bad:$line: byte $half: cannot encode U+1F600 in $enc: F0 9F 98 80 (unencodable character)" -t "$enc"
+      replaced_once "utf8conv: bad:$line: byte $half: cannot encode U+1F600 in $enc: F0 9F 98 80 (unencodable character); 1 error replaced in this file" -t "$enc"
+    fi
+  done
+}
+
 @test "the iconv(3) bridge: Japanese text in ISO-2022-JP (shifts of several bytes), whole, with errors, at every block size" {
   require_charset ISO-2022-JP
   # ESC $ B and ESC ( B are the shifts of a charset of two states, found

@@ -772,12 +772,11 @@ enc_learner_open (char const *tocode, bool *host)
   return wide;
 }
 
-/* Open M's learner to TOCODE.  */
-static void
-open_ahead (struct enc_memo *m, char const *tocode)
+void
+enc_memo_open_ahead (struct enc_memo *m)
 {
   bool host;
-  m->ahead = enc_learner_open (tocode, &host);
+  m->ahead = enc_learner_open (m->tocode, &host);
   m->ahead_form = (m->ahead == (iconv_t) -1 ? AHEAD_NONE
                    : host ? AHEAD_HOST : AHEAD_LE);
 }
@@ -822,7 +821,7 @@ enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
   if (!m->tocode)
     return 0;
   if (m->ahead_form == AHEAD_UNTRIED)
-    open_ahead (m, m->tocode);
+    enc_memo_open_ahead (m);
   if (m->ahead_form == AHEAD_NONE)
     return 0;
   k = enc_memo_want (m, cp, n, want);
@@ -837,6 +836,7 @@ enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
   iconv (m->ahead, NULL, NULL, &op, &ol);
   if (ol != sizeof tmp)
     return 0;
+  m->learned += good;
   /* (GOOD is at most K: encode_each counts among the K.)  */
   for (j = 0; j < good && j < k; j++)
     {

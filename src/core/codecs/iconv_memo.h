@@ -388,6 +388,12 @@ struct enc_memo
   bool busy;                    /* An encoder holds a character back
                                    (iconv_encode.c): the fast path
                                    from UTF-8 waits.  */
+  size_t learned;               /* Characters enc_memo_learn_ahead
+                                   learned.  */
+  uint64_t hits;                /* Characters beyond ASCII that it knew
+                                   when the fast path from UTF-8 met
+                                   them, a sample in runs
+                                   (iconv_memo_run.c).  */
 };
 
 /* What M knows of C: 0 when nothing.  */
@@ -500,6 +506,24 @@ size_t enc_memo_want (struct enc_memo const *m, ucs4_t const *cp, size_t n,
    converts itself.  */
 size_t enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp,
                              size_t n);
+
+/* Open M's learner (enc_memo_learn_ahead's), untried so far.  */
+void enc_memo_open_ahead (struct enc_memo *m);
+
+/* Whether M, at a character it does not know, had better give a run to
+   its learner (enc_memo_through) than learn ahead: while what it
+   learned is many for the text it served (iconv_memo_run.c).  */
+bool enc_memo_runs_now (struct enc_memo const *m);
+
+/* Encode with M's learner, in one call, a run of the first of the K
+   values at CP (in the machine's order, Unicode scalar values; turned
+   into the learner's), which ends where what follows cannot change how
+   its last one is written, into OUT[0..ROOM); the bytes written in
+   *WROTE.  Returns the values taken, up to the first the encoder cannot
+   encode; 0 when the run would be too short, or for any other
+   error.  */
+size_t enc_memo_through (struct enc_memo *m, ucs4_t *cp, size_t k,
+                         uint8_t *out, size_t room, size_t *wrote);
 
 /* What the characters C and D, known to M (C held back; D maybe as no
    character of the charset alone, as U+309A), are written as, as M's
