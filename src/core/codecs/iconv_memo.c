@@ -103,12 +103,13 @@ memo_flush_gives (iconv_t cd)
   return sizeof out - ol;
 }
 
-/* Whether CD, from its initial state, decodes the N characters of one
+/* Whether CD (to UCS-4 in the machine's order when HOST, else to
+   UTF-32LE), from its initial state, decodes the N characters of one
    byte IN[0..N) given together (in reverse order if BACKWARDS) to their
    values CP[0..N), as each alone, and then holds nothing back.  */
 static bool
-same_together (iconv_t cd, uint8_t const *in, ucs4_t const *cp, size_t n,
-               bool backwards)
+same_together (iconv_t cd, bool host, uint8_t const *in, ucs4_t const *cp,
+               size_t n, bool backwards)
 {
   uint8_t s[256], out[4 * 256 + 4 * PIVOT_MIN_ROOM];
   size_t k, used, bytes;
@@ -121,25 +122,50 @@ same_together (iconv_t cd, uint8_t const *in, ucs4_t const *cp, size_t n,
   if (err != 0 || used != n || bytes != 4 * n)
     return false;
   for (k = 0; k < n; k++)
-    if (get32le (out + 4 * k) != cp[backwards ? n - 1 - k : k])
+    if (memo_value_at (host, out + 4 * k) != cp[backwards ? n - 1 - k : k])
       return false;
   return memo_flush_gives (cd) == 0;
 }
 
-void
-memo_probe_charset (struct memo_charset *s, char const *fromcode)
+bool
+memo_host_form (void)
 {
-  iconv_t cd = iconv_open ("UTF-32LE", fromcode);
+  static int known = -1;
+  if (known < 0)
+    {
+      static char const text[] = "A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+      static ucs4_t const want[] = { 0x41, 0xE9, 0x20AC, 0x1F600 };
+      iconv_t cd = iconv_open ("WCHAR_T", "UTF-8");
+      ucs4_t got[8];
+      size_t used, bytes;
+      int err;
+      known = 0;
+      if (cd == (iconv_t) -1)
+        return false;
+      bytes = bridge_convert (cd, (uint8_t const *) text, sizeof text - 1,
+                              (uint8_t *) got, sizeof got, &used, &err);
+      known = (err == 0 && used == sizeof text - 1 && bytes == sizeof want
+               && memcmp (got, want, sizeof want) == 0);
+      iconv_close (cd);
+    }
+  return known;
+}
+
+bool
+memo_probe_in (struct memo_charset *s, char const *fromcode, bool host)
+{
+  iconv_t cd = iconv_open (host ? "WCHAR_T" : "UTF-32LE", fromcode);
   uint8_t *single = s->single, *shift = s->shift;
   ucs4_t *cp = s->single_cp;
   size_t n = 0, k, show, shifts = 0;
   unsigned int b;
 
   s->decided = true;
+  s->probe_host = host;
   s->suits = s->shifting = s->together = s->holds = false;
   s->nsingle = s->shifts = 0;
   if (cd == (iconv_t) -1)
-    return;
+    return !host;
   for (b = 0; b < 256; b++)
     {
       uint8_t byte = (uint8_t) b, out[4 * PIVOT_MIN_ROOM];
@@ -162,22 +188,26 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
             }
           s->holds = held != 0;
           iconv_close (cd);
-          return;
+          return true;
         }
       /* A byte that gives several values, or something held back
          after one: the decoder keeps state.  */
       if (used != 1 || bytes != 4 || err != 0 || memo_flush_gives (cd) != 0)
         {
           iconv_close (cd);
-          return;
+          return true;
         }
       single[n] = byte;
-      cp[n++] = get32le (out);
+      if ((cp[n++] = memo_value_at (host, out)) == UINT32_MAX)
+        {
+          iconv_close (cd);
+          return false;
+        }
     }
   /* A byte that gives a value and changes how the next ones read would
      show here.  */
-  s->together = (same_together (cd, single, cp, n, false)
-                 && same_together (cd, single, cp, n, true));
+  s->together = (same_together (cd, host, single, cp, n, false)
+                 && same_together (cd, host, single, cp, n, true));
   s->suits = s->together && shifts == 0;
   s->nsingle = (unsigned int) n;
   s->shifts = (unsigned int) shifts;
@@ -190,6 +220,14 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
     }
   s->sentinel_len = (unsigned int) show;
   iconv_close (cd);
+  return true;
+}
+
+void
+memo_probe_charset (struct memo_charset *s, char const *fromcode)
+{
+  if (!memo_host_form () || !memo_probe_in (s, fromcode, true))
+    memo_probe_in (s, fromcode, false);
 }
 
 bool

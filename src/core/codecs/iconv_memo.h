@@ -102,6 +102,8 @@ struct memo_charset
   uint8_t wide[2 * MEMO_SENTINEL];
   ucs4_t wide_cp[MEMO_SENTINEL];
   unsigned int wide_len;
+  /* The probe read values in the machine's order (memo_host_form).  */
+  bool probe_host;
   /* A single-byte charset whose decoder holds a letter back: what its
      bytes do (iconv_hold.c), or NULL; made at the first byte one of its
      decoders consumed without a value.  */
@@ -121,6 +123,17 @@ struct memo_charset
 /* Decide S for the charset FROMCODE, by converting each byte alone and
    the characters of one byte together with iconv(3).  */
 void memo_probe_charset (struct memo_charset *s, char const *fromcode);
+
+/* Whether iconv(3)'s WCHAR_T is UCS-4 in the machine's order (glibc's
+   own form, one step where UTF-32LE is two: the probes of a charset
+   open then take half the instructions).  */
+bool memo_host_form (void);
+
+/* memo_probe_charset with an iconv_t to UCS-4 in the machine's order
+   (HOST), or to UTF-32LE: false when HOST met a value that UTF-32LE
+   refuses, where the latter would have seen an error.  */
+bool memo_probe_in (struct memo_charset *s, char const *fromcode,
+                    bool host);
 
 /* The output bytes CD gives when flushed, which returns it to its
    initial state.  */

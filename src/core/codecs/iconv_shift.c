@@ -201,10 +201,12 @@ try_bytes (iconv_t cd, uint8_t const *s, size_t n, size_t *bytes, int *err)
 }
 
 /* Find the wide sentinel of S after its SO, from all over the range of
-   first bytes, and an illegal pair BAD after SO; false if either is
-   missing.  */
+   first bytes, with CD (to UCS-4 in the machine's order when HOST, else
+   to UTF-32LE), and an illegal pair BAD after SO; false if either is
+   missing, and *REFUSED when CD gave a value that UTF-32LE refuses.  */
 static bool
-find_wide (struct memo_charset *s, iconv_t cd, uint8_t *bad)
+find_wide (struct memo_charset *s, iconv_t cd, bool host, uint8_t *bad,
+           bool *refused)
 {
   unsigned int j, lo, found = 0;
   bool have_bad = false;
@@ -216,7 +218,7 @@ find_wide (struct memo_charset *s, iconv_t cd, uint8_t *bad)
       bool row = false;
       size_t alone, bytes1;
       int err1;
-      bool refused;
+      bool refuses;
       memcpy (in, s->so_seq, o);
       in[o] = (uint8_t) (j * 37 + 0x40);
       if (in[o] == s->so || in[o] == s->si)
@@ -228,9 +230,9 @@ find_wide (struct memo_charset *s, iconv_t cd, uint8_t *bad)
          none (IBM937's rows of nothing): each row took 64 calls.  On
          every charset glibc lists, the same pairs are found.  */
       alone = try_bytes (cd, in, o + 1, &bytes1, &err1);
-      refused = alone == o && bytes1 == 0 && err1 == EILSEQ;
+      refuses = alone == o && bytes1 == 0 && err1 == EILSEQ;
       for (lo = 0;
-           lo < 64 && !((row || refused || lo >= ROW_TRIES) && have_bad);
+           lo < 64 && !((row || refuses || lo >= ROW_TRIES) && have_bad);
            lo++)
         {
           uint8_t out[4 * PIVOT_MIN_ROOM];
@@ -250,7 +252,12 @@ find_wide (struct memo_charset *s, iconv_t cd, uint8_t *bad)
             {
               s->wide[2 * found] = in[o];
               s->wide[2 * found + 1] = in[o + 1];
-              s->wide_cp[found++] = get32le (out);
+              s->wide_cp[found] = memo_value_at (host, out);
+              if (s->wide_cp[found++] == UINT32_MAX)
+                {
+                  *refused = true;
+                  return false;
+                }
               row = true;
             }
           else if (used == o && bytes == 0 && err == EILSEQ && !have_bad)
@@ -265,10 +272,12 @@ find_wide (struct memo_charset *s, iconv_t cd, uint8_t *bad)
   return found > 1 && have_bad;
 }
 
-/* The checks of the comment at the top, with SO and SI as S says.  */
+/* The checks of the comment at the top, with SO and SI as S says, with
+   CD (to UCS-4 in the machine's order when HOST, else to UTF-32LE).  */
 static bool
-shift_checks (struct memo_charset const *s, iconv_t cd, uint8_t const *bad,
-              uint8_t const *single, ucs4_t const *cp, size_t n)
+shift_checks (struct memo_charset const *s, iconv_t cd, bool host,
+              uint8_t const *bad, uint8_t const *single, ucs4_t const *cp,
+              size_t n)
 {
   struct seq q;
   size_t b, bytes;
@@ -280,25 +289,25 @@ shift_checks (struct memo_charset const *s, iconv_t cd, uint8_t const *bad,
   seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
   seq_si (&q, s);
   seq_add (&q, single, n, cp, n);
-  if (!gives_as (cd, false, true, &q, true))
+  if (!gives_as (cd, host, true, &q, true))
     return false;
   q.n = q.count = 0;
   seq_so (&q, s);
   seq_so (&q, s);
   seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
-  if (!gives_as (cd, false, true, &q, true))
+  if (!gives_as (cd, host, true, &q, true))
     return false;
   q.n = q.count = 0;
   seq_si (&q, s);
   seq_add (&q, single, n, cp, n);
-  if (!gives_as (cd, false, true, &q, true))
+  if (!gives_as (cd, host, true, &q, true))
     return false;
   q.n = q.count = 0;
   seq_so (&q, s);
   seq_si (&q, s);
   seq_si (&q, s);
   seq_add (&q, single, n, cp, n);
-  if (!gives_as (cd, false, true, &q, true))
+  if (!gives_as (cd, host, true, &q, true))
     return false;
 
   /* An error after SO keeps the wide reading; SI then the single one.  */
@@ -314,7 +323,7 @@ shift_checks (struct memo_charset const *s, iconv_t cd, uint8_t const *bad,
     seq_add (&q, s->wide, 2 * s->wide_len, s->wide_cp, s->wide_len);
     seq_si (&q, s);
     seq_add (&q, single, n, cp, n);
-    if (!gives_as (cd, false, false, &q, true))
+    if (!gives_as (cd, host, false, &q, true))
       return false;
   }
   /* An illegal single byte keeps the single reading.  */
@@ -327,33 +336,50 @@ shift_checks (struct memo_charset const *s, iconv_t cd, uint8_t const *bad,
         {
           q.n = q.count = 0;
           seq_add (&q, single, n, cp, n);
-          return gives_as (cd, false, false, &q, true);
+          return gives_as (cd, host, false, &q, true);
         }
     }
   return true;
 }
 
-void
-shift_probe_charset (struct memo_charset *s, char const *fromcode)
+/* The probe of S's shifts after memo_probe_charset's (which read values
+   in the machine's order when HOST): false when HOST met a value that
+   UTF-32LE refuses.  */
+static bool
+probe_shifts (struct memo_charset *s, char const *fromcode, bool host)
 {
   unsigned int k;
   uint8_t bad[2];
   iconv_t cd;
+  bool refused = false;
 
-  memo_probe_charset (s, fromcode);
   if (!s->together || s->shifts != 2 || s->sentinel_len == 0
-      || (cd = iconv_open ("UTF-32LE", fromcode)) == (iconv_t) -1)
-    return;
-  for (k = 0; k < 2 && !s->shifting; k++)
+      || (cd = iconv_open (host ? "WCHAR_T" : "UTF-32LE", fromcode))
+         == (iconv_t) -1)
+    return true;
+  for (k = 0; k < 2 && !s->shifting && !refused; k++)
     {
       s->so = s->so_seq[0] = s->shift[k];
       s->si = s->si_seq[0] = s->shift[1 - k];
       s->so_len = s->si_len = 1;
-      s->shifting = (find_wide (s, cd, bad)
-                     && shift_checks (s, cd, bad, s->single, s->single_cp,
-                                      s->nsingle));
+      s->shifting = (find_wide (s, cd, host, bad, &refused)
+                     && shift_checks (s, cd, host, bad, s->single,
+                                      s->single_cp, s->nsingle));
     }
   iconv_close (cd);
+  return !refused;
+}
+
+void
+shift_probe_charset (struct memo_charset *s, char const *fromcode)
+{
+  memo_probe_charset (s, fromcode);
+  /* Where UTF-32LE would have seen an error: all of it again so.  */
+  if (!probe_shifts (s, fromcode, s->probe_host))
+    {
+      memo_probe_in (s, fromcode, false);
+      probe_shifts (s, fromcode, false);
+    }
 }
 
 void
@@ -431,6 +457,7 @@ escape_note (struct shift_track *t, struct memo_charset *cs,
 {
   uint8_t bad[2];
   iconv_t cd;
+  bool refused = false;
   if (used < 2 || SHIFT_SEQ_MAX < used || cs->escapes_tried
       || !cs->together || cs->shifts != 0 || cs->sentinel_len == 0)
     return false;
@@ -456,9 +483,9 @@ escape_note (struct shift_track *t, struct memo_charset *cs,
   cs->si = cs->si_seq[0];
   if ((cd = iconv_open ("UTF-32LE", fromcode)) == (iconv_t) -1)
     return false;
-  cs->shifting = (find_wide (cs, cd, bad)
-                  && shift_checks (cs, cd, bad, cs->single, cs->single_cp,
-                                   cs->nsingle));
+  cs->shifting = (find_wide (cs, cd, false, bad, &refused)
+                  && shift_checks (cs, cd, false, bad, cs->single,
+                                   cs->single_cp, cs->nsingle));
   iconv_close (cd);
   if (!cs->shifting)
     return false;
