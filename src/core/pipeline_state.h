@@ -11,7 +11,7 @@
 
 enum
 {
-  PIVOT_CAP = 8192,
+  PIVOT_CAP = 2048,
   OUT_CAP = 1 << 18,
   OUT_START = 1 << 15,          /* The output buffer's room at first,  */
   OUT_GROW = 1 << 20,           /* until so many bytes were written.  */
