@@ -407,6 +407,9 @@ sys.stdout.write("".join(out))' "$2" >diverse.u8
     "$UTF8CONV" -t UTF-8 -f "$enc" clean.u8.enc >text.u8
     iconv -f UTF-8 -t "$enc" text.u8 >want
     converts_as want text.u8 -t "$enc"
+    # From UTF-16LE: the state machine's values, in runs too.
+    iconv -f UTF-8 -t UTF-16LE text.u8 >text.u16
+    converts_as want text.u16 -f UTF-16LE -t "$enc"
     # U+1F600 (none of these but GB18030 has it) or an ill-formed byte,
     # in the middle of a line, halfway.
     half=$(( $(stat -c %s text.u8) / 2 ))
@@ -425,6 +428,12 @@ sys.stdout.write("".join(out))' "$2" >diverse.u8
       tail -c +$((half + 1)) text.u8 >>bad
       stops_with "utf8conv: bad:$line: byte $half: cannot encode U+1F600 in $enc: F0 9F 98 80 (unencodable character)" -t "$enc"
       replaced_once "utf8conv: bad:$line: byte $half: cannot encode U+1F600 in $enc: F0 9F 98 80 (unencodable character); 1 error replaced in this file" -t "$enc"
+      # And from UTF-16LE, at the byte of its surrogate pair.
+      iconv -f UTF-8 -t UTF-16LE bad >bad.u16
+      byte=$(( $(head -c "$half" text.u8 | iconv -f UTF-8 -t UTF-16LE | wc -c) ))
+      mv bad.u16 bad
+      stops_with "utf8conv: bad:$line: byte $byte: cannot encode U+1F600 in $enc: 3D D8 00 DE (unencodable character)" -f UTF-16LE -t "$enc"
+      replaced_once "utf8conv: bad:$line: byte $byte: cannot encode U+1F600 in $enc: 3D D8 00 DE (unencodable character); 1 error replaced in this file" -f UTF-16LE -t "$enc"
     fi
   done
 }

@@ -28,7 +28,11 @@ enum { RUNS = 1 };
 enum { RUNS = 0 };
 #endif
 
-enum { RUN_MAX = 1024 };        /* Values a run converted as UTF-32LE.  */
+enum
+{
+  RUN_MAX = 1024,               /* Values a run converted as UTF-32LE.  */
+  RUN_ROOM = 1024               /* Output room for a run of the memo's.  */
+};
 
 /* Let H's iconv_t read UCS-4 in the machine's order, which saves
    iconv() a step of each call, where enc_learner_open finds that
@@ -399,6 +403,38 @@ encode_first (struct handle *h, ucs4_t const *cp, size_t *i, size_t count,
   return h->senc && shift_enc_put (h->senc, c, out, o);
 }
 
+/* For bridge_encode, at CP[*I] (of COUNT), which the memo of H (of B),
+   or that of its shifts, does not know: let them learn ahead; or, on
+   text whose new characters seldom come back, write a run through the
+   memo's learner (iconv_memo_run.c) to OUT at *O (room up to CAP) and
+   move *O past it.  Whether either came; *I is then one before the
+   value the loop goes on with.  */
+static bool
+learn_or_run (struct bridge const *b, struct handle *h, ucs4_t const *cp,
+              size_t *i, size_t count, uint8_t *out, size_t *o, size_t cap)
+{
+  if (h->enc_on && !h->senc && cap - *o >= RUN_ROOM
+      && enc_memo_runs_now (b->enc))
+    {
+      size_t w, took = enc_memo_through (b->enc, cp + *i, count - *i,
+                                         out + *o, cap - *o, &w);
+      if (took != 0)
+        {
+          *i += took - 1;
+          *o += w;
+          return true;
+        }
+    }
+  if (h->enc_on ? !h->senc && enc_memo_learn_ahead (b->enc, cp + *i,
+                                                    count - *i) != 0
+      : h->senc && shift_enc_learn_ahead (h->senc, cp + *i, count - *i))
+    {
+      --*i;
+      return true;
+    }
+  return false;
+}
+
 enum encode_status
 bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
                size_t *outlen, size_t cap)
@@ -469,14 +505,10 @@ bridge_encode (struct encoder *e, ucs4_t const *cp, size_t *n, uint8_t *out,
           h->held_on = b->enc->busy = true;
           continue;
         }
-      /* The memo's loop takes C once learned: I goes round to it.  */
-      if (h->enc_on ? !h->senc && enc_memo_learn_ahead (b->enc, cp + i,
-                                                        count - i) != 0
-          : h->senc && shift_enc_learn_ahead (h->senc, cp + i, count - i))
-        {
-          i--;
-          continue;
-        }
+      /* The memo's loop takes C once learned (I goes round to it), or
+         what follows a run.  */
+      if (learn_or_run (b, h, cp, &i, count, out, &o, cap))
+        continue;
       if (h->senc)
         shift_enc_sync (h->senc, h->cd, h->host, false);
       bytes = encode_one (b, h, c, out + o, cap - o, &err);

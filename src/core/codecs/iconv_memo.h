@@ -529,13 +529,13 @@ void enc_memo_open_ahead (struct enc_memo *m);
 bool enc_memo_runs_now (struct enc_memo const *m);
 
 /* Encode with M's learner, in one call, a run of the first of the K
-   values at CP (in the machine's order, Unicode scalar values; turned
-   into the learner's), which ends where what follows cannot change how
+   values at CP (in the machine's order, Unicode scalar values), which
+   ends where what follows cannot change how
    its last one is written, into OUT[0..ROOM); the bytes written in
    *WROTE.  Returns the values taken, up to the first the encoder cannot
    encode; 0 when the run would be too short, or for any other
    error.  */
-size_t enc_memo_through (struct enc_memo *m, ucs4_t *cp, size_t k,
+size_t enc_memo_through (struct enc_memo *m, ucs4_t const *cp, size_t k,
                          uint8_t *out, size_t room, size_t *wrote);
 
 /* What the characters C and D, known to M (C held back; D maybe as no

@@ -35,6 +35,7 @@
 enum
 {
   RUN_MIN = 8,                  /* The fewest worth a call.  */
+  RUN_LE = 512,                 /* The most, for a learner of UTF-32LE.  */
   /* The memo learns while what it knew, of characters beyond ASCII,
      is so many times what it learned.  */
   RUN_PAYS = 1,
@@ -58,14 +59,15 @@ ends_run (struct enc_memo const *m, ucs4_t c)
 }
 
 size_t
-enc_memo_through (struct enc_memo *m, ucs4_t *cp, size_t k, uint8_t *out,
-                   size_t room, size_t *wrote)
+enc_memo_through (struct enc_memo *m, ucs4_t const *cp, size_t k,
+                  uint8_t *out, size_t room, size_t *wrote)
 {
+  uint8_t le[4 * RUN_LE];
   size_t end, il, ol, taken, j, r;
   ICONV_CONST char *ip = (ICONV_CONST char *) cp;
   char *op = (char *) out;
 
-  if (!m->tocode)
+  if (!m->tocode || room < 2 * MAX_ENCODED)
     return 0;
   if (m->ahead_form == AHEAD_UNTRIED)
     enc_memo_open_ahead (m);
@@ -74,6 +76,8 @@ enc_memo_through (struct enc_memo *m, ucs4_t *cp, size_t k, uint8_t *out,
   /* Room for all the run writes, and its flush.  */
   if (room / MAX_ENCODED - 1 < k)
     k = room / MAX_ENCODED - 1;
+  if (m->ahead_form == AHEAD_LE && RUN_LE < k)
+    k = RUN_LE;
   /* The run ends after its last character of ASCII, or one that the
      memo knows is held by nothing.  */
   for (end = k; end > 0 && cp[end - 1] >= 0x80 && !ends_run (m, cp[end - 1]);
@@ -82,8 +86,11 @@ enc_memo_through (struct enc_memo *m, ucs4_t *cp, size_t k, uint8_t *out,
   if (end < RUN_MIN)
     return 0;
   if (m->ahead_form == AHEAD_LE)
-    for (j = 0; j < end; j++)
-      enc_learner_unit (false, cp[j], (uint8_t *) (cp + j));
+    {
+      for (j = 0; j < end; j++)
+        enc_learner_unit (false, cp[j], le + 4 * j);
+      ip = (ICONV_CONST char *) le;
+    }
   iconv (m->ahead, NULL, NULL, NULL, NULL);
   il = 4 * end;
   ol = room;
