@@ -330,11 +330,11 @@ encode_error (struct run *r, struct file *f, ucs4_t const *cp, size_t i,
   return true;
 }
 
-/* Encode CP[0..N), from origin O, to the output.  Returns false when a
-   strict error stopped the file.  */
+/* emit, which also says in *STOP where a strict error stopped it (N
+   when none did).  */
 static bool
-emit (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
-      struct origin const *o)
+emit_until (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
+            struct origin const *o, size_t *stop)
 {
   size_t i = 0, used;
 
@@ -342,25 +342,54 @@ emit (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
     {
       i += used;
       if (!encode_error (r, f, cp, i, o))
-        return false;
+        {
+          *stop = i;
+          return false;
+        }
       i++;
     }
+  *stop = n;
   return true;
 }
 
+/* Encode CP[0..N), from origin O, to the output.  Returns false when a
+   strict error stopped the file.  */
+static bool
+emit (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
+      struct origin const *o)
+{
+  size_t stop;
+  return emit_until (r, f, cp, n, o, &stop);
+}
+
+/* The file F stopped at a strict error at CP[FROM], of the decoded
+   values CP[0..N): the U+000A the decoder counted from there on are no
+   breaks that --report counts, which are the same at any block size.  */
+static void
+unread_from (struct file *f, ucs4_t const *cp, size_t from, size_t n)
+{
+  for (; from < n; from++)
+    f->lf_unread += cp[from] == 0x0A;
+}
+
 /* Encode the values CP[START..END) of the decoder's origin O, where
-   LINES U+000A come before START.  */
+   LINES U+000A come before START; after a strict stop, unread_from
+   that of the N values at CP.  */
 static bool
 emit_part (struct run *r, struct file *f, ucs4_t const *cp, size_t start,
-           size_t end, struct origin const *o, uint64_t lines)
+           size_t end, size_t n, struct origin const *o, uint64_t lines)
 {
   struct origin sub = *o;
+  size_t stop;
   if (start == end)
     return true;
   sub.off = o->off + start;
   sub.n = o->n + start;
   sub.lines = o->lines + lines;
-  return emit (r, f, cp + start, end - start, &sub);
+  if (emit_until (r, f, cp + start, end - start, &sub, &stop))
+    return true;
+  unread_from (f, cp, start + stop, n);
+  return false;
 }
 
 /* Write the break of --eol for a break read at offset BASE + OFF, after
@@ -395,9 +424,17 @@ emit_text (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
 
   if (st->mode == EOL_KEEP)
     {
+      size_t stop;
+      bool ok = emit_until (r, f, cp, n, o, &stop);
       if (r->eol_active)
-        eol_count_values (st, cp, n);
-      return emit (r, f, cp, n, o);
+        {
+          /* Up to the value a strict error stopped at, which tells a
+             CR written before it to be a lone one.  */
+          eol_count_values (st, cp, stop < n && cp[stop] != 0x0A
+                                    && cp[stop] != 0x0D ? stop + 1 : stop);
+          unread_from (f, cp, stop, n);
+        }
+      return ok;
     }
   for (i = 0; i < n; i++)
     {
@@ -413,7 +450,10 @@ emit_text (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
             st->cr++;
           if (!emit_break (r, f, !lf, o->base, o->off[i],
                            o->lines + lines))
-            return false;
+            {
+              unread_from (f, cp, i + 1, n);
+              return false;
+            }
           if (lf)
             {
               start = i + 1;
@@ -423,7 +463,7 @@ emit_text (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
         }
       if (c == 0x0D || (lf && lf_too))
         {
-          if (!emit_part (r, f, cp, start, i, o, start_lines))
+          if (!emit_part (r, f, cp, start, i, n, o, start_lines))
             return false;
           start = i + 1;
           start_lines = lines + lf;
@@ -431,11 +471,14 @@ emit_text (struct run *r, struct file *f, ucs4_t const *cp, size_t n,
             st->held_cr = true;
           else if (!emit_break (r, f, false, o->base, o->off[i],
                                 o->lines + lines))
-            return false;
+            {
+              unread_from (f, cp, i, n);
+              return false;
+            }
         }
       lines += lf;
     }
-  return emit_part (r, f, cp, start, n, o, start_lines);
+  return emit_part (r, f, cp, start, n, n, o, start_lines);
 }
 
 /* A CR held by the line-ending stage is lone: the file ends, or what

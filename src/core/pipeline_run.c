@@ -68,7 +68,7 @@ keep_stats (struct run *r, struct file *f, uint64_t bytes_in,
     {
       s->breaks_crlf = f->eol.crlf;
       s->breaks_cr = f->eol.cr;
-      s->breaks_lf = f->dec.newlines - f->eol.crlf;
+      s->breaks_lf = f->dec.newlines - f->lf_unread - f->eol.crlf;
     }
   /* out_total leaves out bytes lost to a write error.  */
   s->bytes_out = (r->out_total + r->out_len < out_start ? 0

@@ -90,6 +90,9 @@ struct file
   bool eol_dos;                 /* The fast path's last output held a
                                    CR: convert the next to the side.  */
   struct eol_state eol;
+  uint64_t lf_unread;           /* U+000A the decoder counted after the
+                                   value a strict error stopped at: no
+                                   break --report counts.  */
   bool at_start;                /* Nothing decoded yet.  */
   struct file_stats stats;      /* For --report.  */
   /* The buffer being converted, at offset BUF_BASE of the file, and the

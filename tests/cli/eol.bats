@@ -223,6 +223,33 @@ utf8conv: report: total: 2 files (2 converted), in 14 B, out 10 B, 14 chars, 0 e
   done
 }
 
+@test "--report after a strict stop counts the breaks of the text before the error, the same at every block size and --eol" {
+  # 30,000 characters of letters, Han, LF, CR and CR LF, and U+1F600
+  # (none of BIG5's) after the first 20,000, which end in a CR.
+  python3 -c 'import random, sys
+r = random.Random(3)
+s = "".join(r.choice(["a", "b", "\n", "\r", "\r\n", "\u4e2d", "\u6587", " "]) for _ in range(30000))
+s = s[:20000].rstrip("\r") + "\r" + "\U0001F600" + s[20000:]
+sys.stdout.buffer.write(s.encode())' >in
+  local bs eol pre crlf lf cr
+  pre=$(python3 -c 'import sys; s = open("in", encoding="utf-8", newline="").read(); p = s[:s.index("\U0001F600")]; print(p.count("\r\n"), p.count("\n") - p.count("\r\n"), p.count("\r") - p.count("\r\n"))')
+  read -r crlf lf cr <<<"$pre"
+  for eol in keep lf crlf; do
+    for bs in 1 3 100 4096 65536; do
+      run -1 --separate-stderr "$UTF8CONV" --report --eol=$eol --block-size=$bs -t BIG5 -o out in
+      [[ "${stderr_lines[1]}" == *" line breaks CRLF $crlf LF $lf CR $cr (mixed)"* ]] ||
+        fail "--eol=$eol --block-size=$bs: ${stderr_lines[1]}"
+    done
+  done
+  # The same from UTF-16LE, through the state machine.
+  iconv -f UTF-8 -t UTF-16LE in >in.u16
+  for bs in 2 4096 65536; do
+    run -1 --separate-stderr "$UTF8CONV" --report --block-size=$bs -f UTF-16LE -t BIG5 -o out in.u16
+    [[ "${stderr_lines[1]}" == *" line breaks CRLF $crlf LF $lf CR $cr (mixed)"* ]] ||
+      fail "UTF-16LE --block-size=$bs: ${stderr_lines[1]}"
+  done
+}
+
 @test "-i --eol alone replaces dos2unix: files that need no change keep their inode and times" {
   printf 'a\r\nb\r\n' >dos.txt
   printf 'a\nb\n' >unix.txt
