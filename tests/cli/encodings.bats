@@ -438,6 +438,22 @@ sys.stdout.write("".join(out))' "$2" >diverse.u8
   done
 }
 
+@test "no runs through the learner for an encoder of shifts that its memo has not found out: ISO-2022-JP-2's Greek, designated by a euro sign 800 bytes before on the same line, as iconv(1) at every block size" {
+  require_full_iconv
+  local sizes
+  sizes=$(block_sizes)
+  # The memo learns ASCII (which ISO-2022-JP-2 writes as itself) first;
+  # ESC . F, written before the euro sign, holds for Y, O and the euro
+  # sign after 800 bytes, on the same line (runs from the initial state
+  # would designate it again).
+  python3 -c 'import string, sys
+sys.stdout.write(string.ascii_letters + string.digits + " .,;:!?\n" + "\u20ac " + "the quick brown fox. " * 40 + "\u03a5 \u03a9 \u20ac \u00eb\n")' >text.u8
+  iconv -f UTF-8 -t ISO-2022-JP-2 text.u8 >want
+  converts_as want text.u8 -t ISO-2022-JP-2
+  iconv -f UTF-8 -t UTF-16LE text.u8 >text.u16
+  converts_as want text.u16 -f UTF-16LE -t ISO-2022-JP-2
+}
+
 @test "the iconv(3) bridge: Japanese text in ISO-2022-JP (shifts of several bytes), whole, with errors, at every block size" {
   require_charset ISO-2022-JP
   # ESC $ B and ESC ( B are the shifts of a charset of two states, found

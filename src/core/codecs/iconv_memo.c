@@ -881,6 +881,7 @@ enc_memo_learn_ahead (struct enc_memo *m, ucs4_t const *cp, size_t n)
       bool none = len[j] == ENC_NONE;
       uint64_t v = enc_memo_put (m, want[j], got[j], none ? 0 : len[j] & 0xF,
                                  none);
+      m->learned_wide += !none && want[j] >= 0x80;
       if (!none && (len[j] & ENC_HELD))
         {
           m->page[want[j] >> 8][want[j] & 0xFF] = v | ENC_HELD;

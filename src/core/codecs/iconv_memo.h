@@ -402,7 +402,9 @@ struct enc_memo
                                    (iconv_encode.c): the fast path
                                    from UTF-8 waits.  */
   size_t learned;               /* Characters enc_memo_learn_ahead
-                                   learned.  */
+                                   learned,  */
+  size_t learned_wide;          /* and of them, beyond ASCII and
+                                   encodable.  */
   uint64_t hits;                /* Characters beyond ASCII that it knew
                                    when the fast path from UTF-8 met
                                    them, a sample in runs

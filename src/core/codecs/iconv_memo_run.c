@@ -18,23 +18,37 @@
    one code: then the run writes what iconv(1) writes, and what the
    memo writes with its pairs (enc_memo_pair) too.  Such an encoder
    holds the first of a pair back until the next character shows; so a
-   run ends only where that cannot matter: before a character of ASCII,
-   which is the second of no pair, or after one the memo knows is held
-   back by nothing.  The learner's flush at the end of a run writes
-   what it held.  Where the encoder cannot encode a character, the run
-   stops before it with all before it written (the flush too), and the
-   state machine takes it.  */
+   run ends only where that cannot matter: after a character of ASCII,
+   which is the first of no pair, or after one the memo knows is held
+   back by nothing.  Runs are given only to an encoder of which the
+   memo learned characters beyond ASCII a call each (RUN_PROVEN), each
+   one showing that the encoder keeps no state after it, and a run must
+   end in the initial state, with nothing to flush, or it is not used:
+   an encoder of shifts that the memo has not found out yet
+   (ISO-2022-JP's, whose ASCII alone it learned) would write from the
+   initial state what it writes otherwise after an earlier character
+   (ISO-2022-JP-2's Greek after ESC . F, designated once).  Where the
+   encoder cannot encode a character, the run is given again up to
+   where it may end before that character, and the state machine takes
+   what follows.  */
 
 #include <config.h>
 
 #include <errno.h>
+#include <stdint.h>
 
 #include "iconv_memo.h"
-
 
 enum
 {
   RUN_MIN = 8,                  /* The fewest worth a call.  */
+  /* Characters beyond ASCII that the memo learned a call each, each
+     showing that the encoder writes it alone and keeps no state after
+     it, before runs are given to it: an encoder of shifts that the
+     memo has not found out yet shows one at its first such character
+     (ISO-2022-JP-2, whose runs would designate again what an earlier
+     character designated).  */
+  RUN_PROVEN = 16,
   RUN_LE = 512,                 /* The most, for a learner of UTF-32LE.  */
   /* The memo learns while what it knew, of characters beyond ASCII,
      is so many times what it learned.  */
@@ -45,8 +59,9 @@ enum
 bool
 enc_memo_runs_now (struct enc_memo const *m)
 {
-  return m->tocode && m->ahead_form != AHEAD_NONE
-         && m->hits < (uint64_t) m->learned * RUN_PAYS;
+  return (m->tocode && m->ahead_form != AHEAD_NONE
+          && m->learned_wide >= RUN_PROVEN
+          && m->hits < (uint64_t) m->learned * RUN_PAYS);
 }
 
 /* Whether a run of C, the last of the run, and then the character that
@@ -58,14 +73,51 @@ ends_run (struct enc_memo const *m, ucs4_t c)
   return v != 0 && (v & 0xF) != ENC_NONE && !(v & ENC_HELD);
 }
 
+/* The end of a run of the first K values at CP: after the last of
+   ASCII, or one that M knows is held back by nothing; 0 if none.  */
+static size_t
+run_end (struct enc_memo const *m, ucs4_t const *cp, size_t k)
+{
+  while (k > 0 && cp[k - 1] >= 0x80 && !ends_run (m, cp[k - 1]))
+    k--;
+  return k;
+}
+
+/* Encode CP[0..END) (IN: those values in the learner's form) with M's
+   learner from its initial state into OUT[0..ROOM), and its flush: the
+   values taken, all or up to the first it cannot encode, and in *WROTE
+   the bytes; SIZE_MAX for any other error, or when the flush wrote
+   anything after all were taken (a shift back to the initial state:
+   the encoder keeps a state after all).  */
+static size_t
+through (struct enc_memo *m, uint8_t const *in, size_t end, uint8_t *out,
+         size_t room, size_t *wrote)
+{
+  ICONV_CONST char *ip = (ICONV_CONST char *) in;
+  char *op = (char *) out;
+  size_t il = 4 * end, ol = room, r, taken, before;
+  iconv (m->ahead, NULL, NULL, NULL, NULL);
+  r = iconv (m->ahead, &ip, &il, &op, &ol);
+  taken = end - il / 4;
+  /* An irreversible conversion is an error too: the state machine's
+     encoder says so of it.  */
+  if (r == (size_t) -1 ? errno != EILSEQ : r != 0)
+    return SIZE_MAX;
+  before = ol;
+  if (iconv (m->ahead, NULL, NULL, &op, &ol) == (size_t) -1
+      || (taken == end && ol != before))
+    return SIZE_MAX;
+  *wrote = room - ol;
+  return taken;
+}
+
 size_t
 enc_memo_through (struct enc_memo *m, ucs4_t const *cp, size_t k,
                   uint8_t *out, size_t room, size_t *wrote)
 {
   uint8_t le[4 * RUN_LE];
-  size_t end, il, ol, taken, j, r;
-  ICONV_CONST char *ip = (ICONV_CONST char *) cp;
-  char *op = (char *) out;
+  uint8_t const *in = (uint8_t const *) cp;
+  size_t end, taken, j;
 
   if (!m->tocode || room < 2 * MAX_ENCODED)
     return 0;
@@ -78,35 +130,27 @@ enc_memo_through (struct enc_memo *m, ucs4_t const *cp, size_t k,
     k = room / MAX_ENCODED - 1;
   if (m->ahead_form == AHEAD_LE && RUN_LE < k)
     k = RUN_LE;
-  /* The run ends after its last character of ASCII, or one that the
-     memo knows is held by nothing.  */
-  for (end = k; end > 0 && cp[end - 1] >= 0x80 && !ends_run (m, cp[end - 1]);
-       end--)
-    continue;
-  if (end < RUN_MIN)
+  if ((end = run_end (m, cp, k)) < RUN_MIN)
     return 0;
   if (m->ahead_form == AHEAD_LE)
     {
       for (j = 0; j < end; j++)
         enc_learner_unit (false, cp[j], le + 4 * j);
-      ip = (ICONV_CONST char *) le;
+      in = le;
     }
-  iconv (m->ahead, NULL, NULL, NULL, NULL);
-  il = 4 * end;
-  ol = room;
-  r = iconv (m->ahead, &ip, &il, &op, &ol);
-  taken = end - il / 4;
-  /* Anything but EILSEQ (an irreversible conversion too: the state
-     machine's encoder says so of it), or a run that took nothing, is
-     the state machine's; what the run wrote is written again.  */
-  if ((r == (size_t) -1 ? errno != EILSEQ : r != 0) || taken == 0)
-    return 0;
-  if (iconv (m->ahead, NULL, NULL, &op, &ol) == (size_t) -1)
+  taken = through (m, in, end, out, room, wrote);
+  /* Stopped before a value it cannot encode: again, up to where a run
+     may end before it (the flush wrote what an encoder of shifts would
+     not have written there, or a character held back).  What the run
+     wrote is written again, or by the state machine.  */
+  if (taken != SIZE_MAX && taken < end)
+    taken = ((end = run_end (m, cp, taken)) < RUN_MIN ? SIZE_MAX
+             : through (m, in, end, out, room, wrote));
+  if (taken == SIZE_MAX || taken < end || taken == 0)
     return 0;
   /* How many the memo knew, in a sample (see enc_memo_runs_now).  */
   for (j = 0; j < taken; j += RUN_SAMPLE)
     if (cp[j] >= 0x80 && enc_memo_get (m, cp[j]) != 0)
       m->hits += RUN_SAMPLE;
-  *wrote = room - ol;
   return taken;
 }
