@@ -9,8 +9,10 @@ the ratios of runs taken back to back):
     0.50 each;
   - decode and encode Shift_JIS, GB18030, Big5, EUC-KR: at most 0.85;
   - utf8conv -f KOI8-R on a 6-byte file starts about as fast as cat.
-With --legacy-all, every name of `iconv -l` both ways on a small file
-made of its own characters, and the 10 worst ratios.
+Beside them, UTF-16LE to code pages of each kind (tables, the encoders'
+memo, shifts) on what random bytes decode to in each.  With
+--legacy-all, every name of `iconv -l` both ways on a small file made
+of its own characters, and the 10 worst ratios.
 
 The text is generated with fixed seeds: words of the code page's own
 letters (mixed with ASCII letters for the Latin scripts), and for the
@@ -287,6 +289,21 @@ def startup_rows(cache, u8c, log, ir):
     return lines
 
 
+def cpu_row(label, u8c, frm, to, path, runs, ir):
+    """A row of LABEL: PATH from FRM to TO, CPU time (paired runs) and
+    instructions against iconv(1), and whether the outputs agree."""
+    cmds = {'iconv': ['iconv', '-f', frm, '-t', to, path],
+            'utf8conv': [u8c, '-f', frm, '-t', to, path]}
+    check = 'ok' if same_output(cmds['iconv'], cmds['utf8conv']) \
+        else 'MISMATCH'
+    med, ratio = paired(cmds, runs, cpu_timed)
+    n = [ir(cmds[k]) if ir else None for k in ('utf8conv', 'iconv')]
+    insn = '–' if None in n else '%.2f' % (n[0] / n[1])
+    return '| %s | %.1f | %.1f | **%.2f** | %s | %s |' % (
+        label, 1000 * med['iconv'], 1000 * med['utf8conv'], ratio['utf8conv'],
+        insn, check)
+
+
 def marks_rows(cache, u8c, log, ir, runs=11, size=2 << 20):
     """Decoding text with marks in the code pages that hold a letter
     back: CPU time and instructions (the whole run, the making of the
@@ -306,16 +323,51 @@ def marks_rows(cache, u8c, log, ir, runs=11, size=2 << 20):
             with open(lg, 'wb') as f:
                 subprocess.run(['iconv', '-c', '-f', 'UTF-8', '-t', name, u8],
                                stdout=f, stderr=DEVNULL_W)
-        cmds = {'iconv': ['iconv', '-f', name, '-t', 'UTF-8', lg],
-                'utf8conv': [u8c, '-f', name, '-t', 'UTF-8', lg]}
-        check = 'ok' if same_output(cmds['iconv'], cmds['utf8conv']) \
-            else 'MISMATCH'
-        med, ratio = paired(cmds, runs, cpu_timed)
-        n = [ir(cmds[k]) if ir else None for k in ('utf8conv', 'iconv')]
-        insn = '–' if None in n else '%.2f' % (n[0] / n[1])
-        lines.append('| %s (%.1f MiB) | %.1f | %.1f | **%.2f** | %s | %s |' % (
-            name, os.path.getsize(lg) / (1 << 20), 1000 * med['iconv'],
-            1000 * med['utf8conv'], ratio['utf8conv'], insn, check))
+        lines.append(cpu_row('%s (%.1f MiB)' % (
+            name, os.path.getsize(lg) / (1 << 20)), u8c, name, 'UTF-8', lg,
+            runs, ir))
+        log('   ' + lines[-1])
+    return lines
+
+
+def noise_text(cache, name, size=1 << 19):
+    """What SIZE random bytes (seed 7) decode to in NAME with -c, as
+    UTF-8: a file in CACHE, its path."""
+    src = os.path.join(cache, 'legacy-all.noise')
+    if not os.path.exists(src):
+        rng = random.Random(7)
+        with open(src, 'wb') as f:
+            f.write(bytes(rng.randrange(256) for _ in range(size)))
+    u8 = os.path.join(cache, 'legacy-noise-%s.utf8' % name)
+    if not os.path.exists(u8):
+        with open(u8, 'wb') as f:
+            subprocess.run(['iconv', '-c', '-f', name, '-t', 'UTF-8', src],
+                           stdout=f, stderr=DEVNULL_W)
+    return u8
+
+
+# From UTF-16LE: tables (CP1252 built in), the encoders' memo, shifts.
+FROM_UTF16 = ['CP1251', 'KOI8-R', 'CP1252', 'IBM037', 'GB18030', 'BIG5',
+              'SHIFT_JIS', 'EUC-KR', 'CP949', 'EUC-TW', 'BIG5-HKSCS',
+              'EUC-JISX0213', 'IBM937']
+
+
+def utf16_rows(cache, u8c, log, ir, runs=21):
+    """UTF-16LE to legacy code pages, on what 512 KiB of random bytes
+    decode to in each: CPU time and instructions against iconv(1)."""
+    lines = ['', '| UTF-16LE → | iconv CPU ms | utf8conv CPU ms | ratio '
+             '| instructions, ratio | output = iconv |',
+             '|---|---|---|---|---|---|']
+    for name in FROM_UTF16:
+        u16 = os.path.join(cache, 'legacy-noise-%s.utf16le' % name)
+        if not os.path.exists(u16):
+            with open(u16, 'wb') as f:
+                subprocess.run(['iconv', '-f', 'UTF-8', '-t', 'UTF-16LE',
+                                noise_text(cache, name)], stdout=f,
+                               check=True)
+        lines.append(cpu_row('%s (%.0f KiB)' % (
+            name, os.path.getsize(u16) / 1024), u8c, 'UTF-16LE', name, u16,
+            runs, ir))
         log('   ' + lines[-1])
     return lines
 
@@ -381,6 +433,7 @@ def run(cache, u8c, runs, size, log, which, ir, every=False):
     lines = goal_rows(cache, u8c, runs, size, log, which, ir)
     lines += startup_rows(cache, u8c, log, ir)
     lines += marks_rows(cache, u8c, log, ir)
+    lines += utf16_rows(cache, u8c, log, ir)
     if every:
         lines += all_rows(cache, u8c, log)
     return lines

@@ -72,6 +72,13 @@ codec_count_chars (struct codec const *from, uint8_t const *in, size_t n)
 
   if (from->flags & CODEC_SINGLE_BYTE)
     return n;
+  /* UTF-16: every unit but the second of a pair.  */
+  if ((from->flags & (CODEC_WIDE_UNITS | CODEC_UNITS_32)) == CODEC_WIDE_UNITS)
+    {
+      for (i = from->endian == ENDIAN_BIG ? 0 : 1; i < n; i += 2)
+        chars += (in[i] & 0xFC) != 0xDC;
+      return chars;
+    }
   /* UTF-8: every byte but the continuation bytes.  */
   for (i = 0; i < n; i++)
     chars += (in[i] & 0xC0) != 0x80;

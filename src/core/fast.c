@@ -14,6 +14,10 @@
 
 #include "fast.h"
 
+#include "fast_memo.h"
+#include "fast_sb16.h"
+#include "fast_stop.h"
+#include "fast_via.h"
 #include "codecs/codecs.h"
 #include "codecs/iconv_bridge.h"
 #include "codecs/iconv_encode.h"
@@ -32,45 +36,15 @@ min (size_t a, size_t b)
   return a < b ? a : b;
 }
 
-/* A fast path from UTF-8 stopped at IN[U..N): describe in *ERR the
-   ill-formed sequence that starts there, if one does, as the UTF-8
-   decoder's step would (it is utf8_sequence with the same form); a
-   sequence that N cuts short is none, since more input may follow.
-   Returns U.  A kernel stops only at character boundaries, where the
-   decoder, holding nothing, would start reading.  */
-static inline size_t
-utf8_stop (uint8_t const *in, size_t u, size_t n, struct codec_error *err)
-{
-  err->len = 0;
-  if (u < n && in[u] >= 0x80)
-    {
-      ucs4_t c;
-      enum err_kind kind;
-      int r = utf8_sequence (&utf8_form, in + u, n - u, false, &c, &kind);
-      if (r < 0)
-        {
-          unsigned int i, len = (unsigned int) -r;
-          if (n - u >= 4)
-            memcpy (err->bytes, in + u, 4);
-          else
-            for (i = 0; i < len; i++)
-              err->bytes[i] = in[u + i];
-          err->len = len;
-          err->kind = kind;
-          err->rel_offset = 0;
-        }
-    }
-  return u;
-}
-
 /* FIRST and SECOND, two loops of a fast path, in turns from IN, as long
    as either gets on: FIRST (until the end, or an ill-formed sequence it
    stops at), then SECOND where FIRST stopped, until it stops too.
-   Returns the bytes used, as a fast path does.  */
+   Returns the bytes used, as a fast path from UTF-8 (UTF8) or UTF-16
+   does.  */
 static inline size_t
 in_turns (fast_fn *first, fast_fn *second, uint8_t const *in, size_t n,
           uint8_t *out, size_t cap, size_t *produced, uint64_t *newlines,
-          struct codec_error *err)
+          struct codec_error *err, bool utf8)
 {
   size_t i = 0, o = 0;
   uint64_t nl = 0;
@@ -90,7 +64,7 @@ in_turns (fast_fn *first, fast_fn *second, uint8_t const *in, size_t n,
     }
   *produced = o;
   *newlines = nl;
-  return utf8_stop (in, i, n, err);
+  return utf8 ? utf8_stop (in, i, n, err) : i;
 }
 
 static size_t
@@ -332,220 +306,7 @@ utf8_to_single_byte (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                      struct codec_error *err)
 {
   return in_turns (utf8_to_sb_kernel, utf8_to_sb3, in, n, out, cap,
-                   produced, newlines, err);
-}
-
-/* UTF-8 to a bridged charset whose encoders keep no state (as far as
-   they have shown): each character that the encoders' memo knows
-   (iconv_memo.h) is written as it says.  At one it does not know, a
-   bridge's memo learns ahead (enc_memo_learn_ahead) the characters it
-   does not know among those that follow; what it still does not know
-   the state machine takes (and the encoder asks iconv(3) about), as it
-   does a character the memo knows cannot be encoded, or an ill-formed
-   sequence.  Once an encoder of the charset has shown state, the
-   memo's `stateful' is set and this path converts nothing more: what
-   the encoder writes then depends on what came before.  */
-static struct enc_memo const *to_memo;
-/* TO_MEMO, when it may learn ahead (a bridge's), or NULL.  */
-static struct enc_memo *to_learner;
-
-/* Write the bytes of the memo's entry V (see iconv_memo.h) to OUT,
-   which has MAX_ENCODED bytes of room: 8 at once on a little-endian
-   machine.  */
-static inline void
-put_entry (uint64_t v, uint8_t *out)
-{
-#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  uint64_t bytes = v >> 8;
-  memcpy (out, &bytes, sizeof bytes);
-#else
-  unsigned int j;
-  for (j = 0; j < ENC_MAX_BYTES; j++)
-    out[j] = (uint8_t) (v >> (8 + 8 * j));
-#endif
-}
-
-/* The memo does not know the character that the well-formed UTF-8 at
-   IN[0..N) starts with: let it learn those that follow which it does
-   not know either (in a window of characters, up to the first
-   ill-formed sequence); whether it learned that one.  The window is 32
-   characters, the ASCII the memo writes as itself left out: on what
-   random bytes decode to, GB18030 encodes in 1.43 times iconv(1)'s
-   instructions at 32 (16: 1.45, 64: 1.44, 128: 1.48), Big5 1.06 (1.07
-   at 64), CP949 1.18 (1.19), EUC-JISX0213 1.04 (1.05), EUC-TW 1.01
-   (1.02); GB18030's characters in Zipf's proportions 43.2 million
-   instructions against 44.2 at 64.  */
-static bool
-learn_ahead (uint8_t const *in, size_t n)
-{
-  enum { AHEAD = 32, WANT = 2 * ENC_BATCH };
-  ucs4_t cp[WANT];
-  size_t i = 0, k = 0, seen = 0;
-  uint64_t const *ascii = to_memo->ascii;
-  while (i < n && k < WANT && seen++ < AHEAD)
-    {
-      ucs4_t c = in[i];
-      enum err_kind kind;
-      int r = 1;
-      /* ASCII the memo writes as itself: known.  */
-      if (c < 0x80 && enc_memo_ascii (ascii, c) && k > 0)
-        {
-          i++;
-          continue;
-        }
-      if (0x80 <= c && (r = utf8_short (in + i, n - i, &c)) == 0
-          && (r = utf8_sequence (&utf8_form, in + i, n - i, false, &c,
-                                 &kind)) <= 0)
-        break;
-      if (k == 0 || enc_memo_get (to_memo, c) == 0)
-        cp[k++] = c;
-      i += (size_t) r;
-    }
-  return enc_memo_learn_ahead (to_learner, cp, k) != 0;
-}
-
-/* The memo does not know the character that the well-formed UTF-8 at
-   IN[0..N) starts with, and learns little that comes back: give a run
-   of what follows to its learner (enc_memo_through), decoded by the
-   kernels (whose branches random text does not mispredict as a loop
-   of a character at a time does), into OUT[0..ROOM); the bytes written
-   in *WROTE and the U+000A among the characters in *LINES.  Returns
-   the bytes of IN taken, or 0.  */
-enum
-{
-  RUN_BYTES = 512,
-  /* The output room for a whole run (enc_memo_through's).  */
-  RUN_ROOM = (RUN_BYTES + 1) * MAX_ENCODED
-};
-
-static size_t
-run_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t room,
-          size_t *wrote, uint64_t *lines)
-{
-  ucs4_t cp[RUN_BYTES];
-  size_t v, produced, taken, k, end;
-  uint64_t nl;
-  bool big = false;
-#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  big = true;
-#endif
-  n = min (n, RUN_BYTES);
-  if (kernels->utf8_to_wide_checked)
-    v = kernels->utf8_to_wide_checked (in, n, (uint8_t *) cp, 4, big,
-                                       &produced, &nl);
-  else
-    {
-      v = kernels->utf8_valid_copy (in, n, NULL, &nl);
-      produced = kernels->utf8_to_utf32 (in, v, (uint8_t *) cp, big);
-    }
-  k = produced / 4;
-  taken = enc_memo_through (to_learner, cp, k, out, room, wrote);
-  if (taken == 0)
-    return 0;
-  /* Back from the end to the run's: the bytes of the characters after
-     it, their newlines.  */
-  for (end = v; k > taken; k--)
-    v -= 1 + (cp[k - 1] >= 0x80) + (cp[k - 1] >= 0x800)
-         + (cp[k - 1] >= 0x10000);
-  *lines = nl - (end > v ? kernels->count_newlines (in + v, end - v) : 0);
-  return v;
-}
-
-static size_t
-utf8_to_memo (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-              size_t *produced, uint64_t *newlines, struct codec_error *err)
-{
-  size_t i = 0, o = 0;
-  uint64_t nl = 0;
-  uint64_t *const *page = to_memo->page;
-  uint64_t const *ascii = to_memo->ascii;
-  bool all_ascii = ascii[0] == UINT64_MAX && ascii[1] == UINT64_MAX;
-  /* Room for MAX_ENCODED bytes while O is at most LIMIT.  */
-  size_t limit = cap >= MAX_ENCODED ? cap - MAX_ENCODED : 0;
-
-  if (!to_memo->stateful && !to_memo->busy && page && cap >= MAX_ENCODED)
-    while (i < n && o <= limit)
-      {
-        ucs4_t c = in[i];
-        enum err_kind kind;
-        uint64_t const *pg;
-        uint64_t v;
-        int r = 1;
-        if (c < 0x80)
-          {
-            if (enc_memo_ascii (ascii, c))
-              {
-                /* A run of ASCII that the memo writes as itself, up
-                   to LIMIT + 1 bytes out; with every byte so, a
-                   tighter loop.  */
-                size_t end = i + min (n - i, limit + 1 - o), d = o - i;
-                if (all_ascii)
-                  do
-                    {
-                      out[i + d] = (uint8_t) c;
-                      nl += c == 0x0A;
-                    }
-                  while (++i < end && (c = in[i]) < 0x80);
-                else
-                  do
-                    {
-                      out[i + d] = (uint8_t) c;
-                      nl += c == 0x0A;
-                    }
-                  while (++i < end && (c = in[i]) < 0x80
-                         && enc_memo_ascii (ascii, c));
-                o = i + d;
-                continue;
-              }
-            nl += c == 0x0A;
-          }
-        else if ((r = utf8_short (in + i, n - i, &c)) == 0)
-          {
-            r = utf8_sequence (&utf8_form, in + i, n - i, false, &c, &kind);
-            if (r <= 0)
-              break;
-          }
-        pg = page[c >> 8];
-        v = pg ? pg[c & 0xFF] : 0;
-        if (v == 0 && to_learner)
-          {
-            size_t w, took;
-            uint64_t lines;
-            /* A run through the learner, or learn ahead; or, without
-               room for a whole run, the pipeline writes the output
-               out first.  */
-            if (enc_memo_runs_now (to_learner) && cap - o < RUN_ROOM)
-              {
-                nl -= c == 0x0A;
-                break;
-              }
-            if (enc_memo_runs_now (to_learner)
-                && (took = run_utf8 (in + i, n - i, out + o, cap - o, &w,
-                                     &lines)) != 0)
-              {
-                nl += lines - (c == 0x0A);
-                i += took;
-                o += w;
-                continue;
-              }
-            if (learn_ahead (in + i, n - i))
-              {
-                nl -= c == 0x0A;
-                continue;
-              }
-          }
-        if (v == 0 || (v & 0xF) == ENC_NONE || (v & ENC_HELD))
-          {
-            nl -= c == 0x0A;
-            break;
-          }
-        put_entry (v, out + o);
-        o += v & 0xF;
-        i += (size_t) r;
-      }
-  *produced = o;
-  *newlines = nl;
-  return utf8_stop (in, i, n, err);
+                   produced, newlines, err, true);
 }
 
 /* UTF-8 to a table code page of iconv(3) whose bytes 00..7F are ASCII:
@@ -557,8 +318,8 @@ static size_t
 utf8_to_table (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                size_t *produced, uint64_t *newlines, struct codec_error *err)
 {
-  return in_turns (utf8_to_single_byte, utf8_to_memo, in, n, out, cap,
-                   produced, newlines, err);
+  return in_turns (utf8_to_single_byte, fast_utf8_to_memo, in, n, out,
+                   cap, produced, newlines, err, true);
 }
 
 /* UTF-8 to a table code page of iconv(3) whose bytes 00..7F are not
@@ -566,7 +327,7 @@ utf8_to_table (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
    utf8_to_single_byte's kernels cannot copy: characters of one and two
    bytes (U+0000..U+07FF) through a table from its encoders' memo, the
    byte of each that the memo knew when the path was chosen (the
-   characters of the page's bytes), -1 for the others; utf8_to_memo
+   characters of the page's bytes), -1 for the others; fast_utf8_to_memo
    takes those (and learns them), and what the memo does not know
    either, in turns with this loop, as utf8_to_table does.  */
 static int16_t utf8_to_byte[0x800];
@@ -620,8 +381,8 @@ utf8_to_any_table (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                    size_t *produced, uint64_t *newlines,
                    struct codec_error *err)
 {
-  return in_turns (utf8_to_bytes, utf8_to_memo, in, n, out, cap, produced,
-                   newlines, err);
+  return in_turns (utf8_to_bytes, fast_utf8_to_memo, in, n, out, cap,
+                   produced, newlines, err, true);
 }
 
 /* Fill utf8_to_byte from the memo M of a table code page.  */
@@ -838,6 +599,40 @@ memo_to_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
                                    newlines);
 }
 
+/* UTF-16 to a table code page of iconv(3): its table (fast_sb16.c) and
+   the encoders' memo in turns, as utf8_to_table, in each byte order.  */
+#define UTF16_TO_TABLE(NAME, TABLE, MEMO)                                  \
+  static size_t                                                            \
+  NAME (uint8_t const *in, size_t n, uint8_t *out, size_t cap,             \
+        size_t *produced, uint64_t *newlines, struct codec_error *err)     \
+  {                                                                        \
+    return in_turns (TABLE, MEMO, in, n, out, cap, produced, newlines,     \
+                     err, false);                                          \
+  }
+
+UTF16_TO_TABLE (utf16le_to_table, fast_utf16le_to_sb, fast_utf16le_to_memo)
+UTF16_TO_TABLE (utf16be_to_table, fast_utf16be_to_sb, fast_utf16be_to_memo)
+
+/* From UTF-16 (BIG-endian or not) to a code page whose path from UTF-8
+   is INNER: the memo's and the tables' read the units themselves, the
+   others (the memo of the shifts) the UTF-8 made on the side.  */
+static fast_fn *
+from_utf16 (fast_fn *inner, bool big)
+{
+  if (inner == fast_utf8_to_memo)
+    return big ? fast_utf16be_to_memo : fast_utf16le_to_memo;
+  if (inner == utf8_to_single_byte || inner == utf8_to_table
+      || inner == utf8_to_any_table)
+    {
+      fast_sb16_make (inner == utf8_to_any_table ? utf8_to_byte : utf8_to_sb,
+                      sb3_index, (int16_t const (*)[256]) sb3_page);
+      if (inner == utf8_to_single_byte)
+        return big ? fast_utf16be_to_sb : fast_utf16le_to_sb;
+      return big ? utf16be_to_table : utf16le_to_table;
+    }
+  return fast_via_utf16 (inner, big);
+}
+
 fast_fn *
 fast_select_decoder (struct decoder *d, struct codec const *to)
 {
@@ -850,15 +645,19 @@ fast_select_decoder (struct decoder *d, struct codec const *to)
 fast_fn *
 fast_select_encoder (struct codec const *from, struct encoder *e)
 {
-  if (!kernels || from != &codec_utf8 || !iconv_bridge_encode_lasts (e))
+  if (!kernels || !iconv_bridge_encode_lasts (e))
     return NULL;
   to_enc = e;
-  return utf8_to_shift;
+  if (from == &codec_utf16le || from == &codec_utf16be)
+    return fast_via_utf16 (utf8_to_shift, from == &codec_utf16be);
+  return from == &codec_utf8 ? utf8_to_shift : NULL;
 }
 
 bool
 fast_lasts (fast_fn *fast)
 {
+  if (fast_via_inner (fast))
+    fast = fast_via_inner (fast);
   if (fast == utf8_to_shift)
     return iconv_bridge_encode_lasts (to_enc);
   return fast != memo_to_utf8 || iconv_bridge_fast_lasts (from_dec);
@@ -867,7 +666,8 @@ fast_lasts (fast_fn *fast)
 fast_fn *
 fast_select (struct codec const *from, struct codec const *to)
 {
-  to_learner = NULL;
+  struct enc_memo const *memo;
+  struct enc_memo *learner;
   if (!kernels)
     return NULL;
   if (from == &codec_utf8)
@@ -884,21 +684,32 @@ fast_select (struct codec const *from, struct codec const *to)
         return utf8_to_utf32be;
       if ((to->flags & CODEC_SINGLE_BYTE)
           && make_single_byte_tables (to, false))
-        return ((to_memo = iconv_table_memo (to)) ? utf8_to_table
-                : utf8_to_single_byte);
+        {
+          fast_memo_use (iconv_table_memo (to), NULL);
+          return iconv_table_memo (to) ? utf8_to_table : utf8_to_single_byte;
+        }
       /* The other table code pages, and the bridge while its encoders
          keep no state: the encoders' memo.  */
-      if ((to_memo = iconv_table_memo (to)))
+      if ((memo = iconv_table_memo (to)))
         {
-          make_utf8_to_byte (to_memo);
-          make_sb3 (to, to_memo);
+          fast_memo_use (memo, NULL);
+          make_utf8_to_byte (memo);
+          make_sb3 (to, memo);
           return utf8_to_any_table;
         }
       if ((to->flags & CODEC_STATEFUL)
-          && (to_memo = to_learner = iconv_bridge_enc_memo (to)))
-        return utf8_to_memo;
+          && (learner = iconv_bridge_enc_memo (to)))
+        {
+          fast_memo_use (learner, learner);
+          return fast_utf8_to_memo;
+        }
       return NULL;
     }
+  /* From UTF-16 to a legacy code page.  */
+  if ((from == &codec_utf16le || from == &codec_utf16be)
+      && !(to->flags & CODEC_UNICODE))
+    return from_utf16 (fast_select (&codec_utf8, to),
+                       from == &codec_utf16be);
   if (to != &codec_utf8)
     return NULL;
   if (from == &codec_utf16le)

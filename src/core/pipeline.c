@@ -758,10 +758,13 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
   if (r->moji && used > 0)
     mojibake_passed (r->moji, in[pos + used - 1]);
   /* The fast path bypasses the decoder, which counts the characters
-     otherwise: on its side that is UTF-8 (a fast path that does not
-     read UTF-8 writes it), or in its single-byte input.  */
+     otherwise: in its input when that is UTF-8, UTF-16 or single-byte,
+     or else in its output (a fast path from another encoding writes
+     UTF-8).  */
   if (r->cfg.report)
     f->stats.chars += (f->fast_reads == &codec_utf8
+                       || f->fast_reads == &codec_utf16le
+                       || f->fast_reads == &codec_utf16be
                        || (f->fast_reads->flags & CODEC_SINGLE_BYTE)
                        ? codec_count_chars (f->fast_reads, in + pos, used)
                        : codec_count_chars (&codec_utf8, dst, produced));

@@ -438,6 +438,41 @@ sys.stdout.write("".join(out))' "$2" >diverse.u8
   done
 }
 
+@test "UTF-16LE and UTF-16BE to code pages of tables, of the encoders' memo and of shifts (fast paths from UTF-16): as iconv(1) at every block size; a lone surrogate halfway at its line and byte, strict and replaced" {
+  require_full_iconv
+  local enc form seed=20 sizes half line byte unit
+  sizes=$(block_sizes)
+  for enc in CP1251 KOI8-R ISO-8859-7 CP1252 IBM037 GB18030 BIG5 IBM937; do
+    seed=$((seed + 1))
+    diverse "$enc" "$seed"
+    iconv -c -f UTF-8 -t "$enc" diverse.u8 >clean.enc 2>/dev/null || true
+    "$UTF8CONV" -t UTF-8 -f "$enc" clean.enc >text.u8
+    iconv -f UTF-8 -t "$enc" text.u8 >all
+    half=$(( $(stat -c %s text.u8) / 2 ))
+    while [ "$(head -c "$half" text.u8 | tail -c 1 | od -An -tu1)" -ge 128 ]; do
+      half=$((half + 1))
+    done
+    line=$(( $(head -c "$half" text.u8 | wc -l) + 1 ))
+    for form in UTF-16LE UTF-16BE; do
+      iconv -f UTF-8 -t "$form" text.u8 >text.u16
+      cp all want
+      converts_as want text.u16 -f "$form" -t "$enc"
+      byte=$(head -c "$half" text.u8 | iconv -f UTF-8 -t "$form" | wc -c)
+      if [ "$form" = UTF-16LE ]; then unit='\000\330'; else unit='\330\000'; fi
+      { head -c "$half" text.u8 | iconv -f UTF-8 -t "$form"; printf "$unit"
+        tail -c +$((half + 1)) text.u8 | iconv -f UTF-8 -t "$form"; } >bad
+      # U+FFFD where the charset has it (GB18030), else '?'.
+      { head -c "$half" text.u8 | iconv -t "$enc"
+        printf '\357\277\275' | iconv -t "$enc" 2>/dev/null ||
+          printf '?' | iconv -t "$enc"
+        tail -c +$((half + 1)) text.u8 | iconv -t "$enc"; } >want
+      if [ "$form" = UTF-16LE ]; then unit='00 D8'; else unit='D8 00'; fi
+      stops_with "utf8conv: bad:$line: byte $byte: invalid $form: $unit (lone surrogate)" -f "$form" -t "$enc"
+      replaced_once "utf8conv: bad:$line: byte $byte: invalid $form: $unit (lone surrogate); 1 error replaced in this file" -f "$form" -t "$enc"
+    done
+  done
+}
+
 @test "no runs through the learner for an encoder of shifts that its memo has not found out: ISO-2022-JP-2's Greek, designated by a euro sign 800 bytes before on the same line, as iconv(1) at every block size" {
   require_full_iconv
   local sizes

@@ -6,7 +6,8 @@
 
      byte 0    the charset: an index into CHARSETS below (modulo their
                number); the direction: the quotient's lowest bit, 1 to
-               encode (from UTF-8 to the charset)
+               encode (to the charset: from UTF-8, or where the quotient
+               is 3 from UTF-16LE, 5 from UTF-16BE)
      byte 1    bits 0-2: the policy (modulo 5); bits 3-7: the block size
                of the second run (0: a run at 1 byte, else that many bytes)
      the rest  the bytes to decode (at most ICONV_MODEL_MAX_INPUT)
@@ -20,8 +21,9 @@
    reads).  Inputs are not limited to what iconv(3) encodes: random bytes
    are what the bridge must survive.  To encode, the well-formed UTF-8
    sequences of the bytes are kept (less U+FEFF, a signature), and the
-   model is iconv_model_encode's.  Charsets that this system's iconv(3)
-   lacks are skipped.  */
+   model is iconv_model_encode's (from UTF-16, the same text made
+   UTF-16, whose output is the same).  Charsets that this system's
+   iconv(3) lacks are skipped.  */
 
 #include <config.h>
 
@@ -76,14 +78,21 @@ static enum policy const policies[] = {
   POLICY_IGNORE
 };
 
-/* Say what differs and abort, so that libFuzzer keeps the input.  */
+/* Say what differs and abort, so that libFuzzer keeps the input; ENCODE
+   is 0 to decode, 1 to encode from UTF-8, 2 from UTF-16LE, 3 from
+   UTF-16BE.  */
 static void
-mismatch (bool encode, char const *name, enum policy p, size_t bs, uint8_t const *in,
-          size_t n, struct sb const *got, enum file_result got_res,
-          struct sb const *want, enum file_result want_res)
+mismatch (unsigned int encode, char const *name, enum policy p, size_t bs,
+          uint8_t const *in, size_t n, struct sb const *got,
+          enum file_result got_res, struct sb const *want,
+          enum file_result want_res)
 {
+  static char const *const way[] = {
+    "", "to ", "from UTF-16LE (the input made so) to ",
+    "from UTF-16BE (the input made so) to "
+  };
   fprintf (stderr, "fuzz_bridge: %s%s, %s, block size %zu, input (%zu) "
-           "%s\n", encode ? "to " : "", name, policy_name (p), bs, n,
+           "%s\n", way[encode], name, policy_name (p), bs, n,
            hex (in, n));
   fprintf (stderr, "got  (result %d) %s\n", (int) got_res,
            hex ((uint8_t const *) got->s, got->len));
@@ -133,7 +142,7 @@ split_dependent (enum policy p, size_t bs, uint8_t const *in, size_t n,
   if (ok && first)
     ok = got_res == first_res && same (got, first);
   if (!ok)
-    mismatch (false, name, p, bs, in, n, got, got_res,
+    mismatch (0, name, p, bs, in, n, got, got_res,
               first && !valid ? first : want,
               first && !valid ? first_res : want_res);
 }
@@ -169,6 +178,7 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
 {
   static uint8_t text[ICONV_MODEL_MAX_INPUT];
   bool encode;
+  unsigned int from16;          /* 0: UTF-8; 1: UTF-16LE; 2: UTF-16BE.  */
   static struct codec const *codecs[CHARSETS];
   static bool looked[CHARSETS];
   static FILE *tmp;
@@ -182,6 +192,7 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
     return 0;
   which = data[0] % CHARSETS;
   encode = (data[0] / CHARSETS) & 1;
+  from16 = encode ? (unsigned int) (data[0] / CHARSETS) / 2 : 0;
   p = policies[(data[1] & 7) % 5];
   bs = data[1] >> 3 ? (size_t) (data[1] >> 3) : 1;
   data += 2;
@@ -213,18 +224,23 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
       /* One buffer through the fast paths, as utf8conv reads; the
          fuzzer's block size through the state machines alone.  */
       iconv_model_fast_paths (k == 0);
-      got_res[k]
-        = (encode
-           ? iconv_pipeline_encode (fileno (tmp), codecs[which], p, data, n,
-                                    b, &got[k])
-           : iconv_pipeline_run (fileno (tmp), codecs[which], p, data, n, b,
-                                 &got[k]));
+      if (encode && from16)
+        got_res[k] = iconv_pipeline_encode_utf16 (fileno (tmp),
+                                                  codecs[which], from16 == 2,
+                                                  p, data, n, b, &got[k]);
+      else
+        got_res[k]
+          = (encode
+             ? iconv_pipeline_encode (fileno (tmp), codecs[which], p, data,
+                                      n, b, &got[k])
+             : iconv_pipeline_run (fileno (tmp), codecs[which], p, data, n,
+                                   b, &got[k]));
       if (!encode && which >= SPLIT_DEPENDENT)
         split_dependent (p, b, data, n, &got[k], got_res[k], &want,
                          want_res, k ? &got[0] : NULL, got_res[0],
                          charsets[which]);
       else if (got_res[k] != want_res || !same (&got[k], &want))
-        mismatch (encode, charsets[which], p, b, data, n, &got[k],
+        mismatch (encode + from16, charsets[which], p, b, data, n, &got[k],
                   got_res[k], &want, want_res);
     }
   sb_free (&got[0]);

@@ -387,6 +387,35 @@ iconv_pipeline_encode (int in_fd, struct codec const *to, enum policy p,
   return pipeline_run (in_fd, codec ("UTF-8"), to, p, in, n, bs, out);
 }
 
+enum file_result
+iconv_pipeline_encode_utf16 (int in_fd, struct codec const *to, bool big,
+                             enum policy p, uint8_t const *in, size_t n,
+                             size_t bs, struct sb *out)
+{
+  static uint8_t u16[2 * ICONV_MODEL_MAX_INPUT];
+  size_t i = 0, len, o = 0, k;
+  while (i < n)
+    {
+      ucs4_t c = utf8_at (in + i, &len), unit[2];
+      unsigned int units = 1;
+      unit[0] = c;
+      if (c >= 0x10000)
+        {
+          unit[0] = 0xD800 + ((c - 0x10000) >> 10);
+          unit[1] = 0xDC00 + ((c - 0x10000) & 0x3FF);
+          units = 2;
+        }
+      for (k = 0; k < units; k++, o += 2)
+        {
+          u16[o + big] = (uint8_t) unit[k];
+          u16[o + !big] = (uint8_t) (unit[k] >> 8);
+        }
+      i += len;
+    }
+  return pipeline_run (in_fd, codec (big ? "UTF-16BE" : "UTF-16LE"), to, p,
+                       u16, o, bs, out);
+}
+
 /* What iconv_model_keep_loaded opened: never closed, and kept where the
    leak checker sees them (at file scope, which no compiler takes for a
    variable set but not used).  */

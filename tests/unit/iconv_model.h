@@ -106,4 +106,11 @@ enum file_result iconv_pipeline_encode (int fd, struct codec const *to,
                                         size_t n, size_t bs,
                                         struct sb *out);
 
+/* The same from UTF-16LE (UTF-16BE if BIG): IN[0..N), well-formed
+   UTF-8, is made that first (its output is the UTF-8's).  */
+enum file_result iconv_pipeline_encode_utf16 (int fd, struct codec const *to,
+                                              bool big, enum policy p,
+                                              uint8_t const *in, size_t n,
+                                              size_t bs, struct sb *out);
+
 #endif

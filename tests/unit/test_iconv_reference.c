@@ -21,7 +21,8 @@
    holds, goes from UTF-8 to it under each policy, and must be what
    iconv(3) gives from UTF-8 with the policy applied at each character
    it cannot encode (iconv_model.h); again with texts that repeat, at
-   one buffer and at a small block size.
+   one buffer and at a small block size; and some of them from UTF-16LE
+   and UTF-16BE.
 
    One buffer and block size 3 take the fast paths, as utf8conv does
    (fast.c: the tables' kernels, the memos' paths, UTF-7's runs); block
@@ -277,11 +278,16 @@ compare (struct tally *t, struct codec const *c, char const *name,
 }
 
 /* Compare the pipeline and the model encoding the UTF-8 text IN[0..N)
-   to the codec C, NAME, under every policy, with the block size BS.  */
+   to the codec C, NAME, under every policy, with the block size BS;
+   from UTF-8 (FORM 0), or from the same text made UTF-16LE (1) or
+   UTF-16BE (2), whose output is the same.  */
 static void
-compare_encode (struct tally *t, struct codec const *c, char const *name,
-                uint8_t const *in, size_t n, size_t bs)
+compare_encode_from (struct tally *t, struct codec const *c,
+                     char const *name, uint8_t const *in, size_t n, size_t bs,
+                     unsigned int form)
 {
+  static char const *const from[] = { "", " from UTF-16LE",
+                                      " from UTF-16BE" };
   size_t k;
   iconv_model_fast_paths (bs != 1 && bs != 2);
   for (k = 0; k < POLICIES; k++)
@@ -290,15 +296,18 @@ compare_encode (struct tally *t, struct codec const *c, char const *name,
       enum file_result want_res
         = iconv_model_encode (name, c->flags, policies[k], in, n, &want);
       enum file_result got_res
-        = iconv_pipeline_encode (in_fd, c, policies[k], in, n, bs, &got);
+        = (form == 0
+           ? iconv_pipeline_encode (in_fd, c, policies[k], in, n, bs, &got)
+           : iconv_pipeline_encode_utf16 (in_fd, c, form == 2, policies[k],
+                                          in, n, bs, &got));
       t->enc_compared[k]++;
       if (got_res != want_res || got.len != want.len
           || memcmp (got.s, want.s, got.len) != 0)
         {
           t->enc_failed[k]++;
           if (t->shown++ < SHOWN)
-            diag ("to %s, %s, block size %zu, input (%zu) %s\n"
-                  "got  %s %s\nwant %s %s", name,
+            diag ("to %s%s, %s, block size %zu, input (%zu) %s\n"
+                  "got  %s %s\nwant %s %s", name, from[form],
                   policy_name (policies[k]), bs, n, hex (in, n),
                   hex ((uint8_t const *) got.s, got.len),
                   result_names[got_res],
@@ -308,6 +317,13 @@ compare_encode (struct tally *t, struct codec const *c, char const *name,
       sb_free (&got);
       sb_free (&want);
     }
+}
+
+static void
+compare_encode (struct tally *t, struct codec const *c, char const *name,
+                uint8_t const *in, size_t n, size_t bs)
+{
+  compare_encode_from (t, c, name, in, n, bs, 0);
 }
 
 /* The sequences of two characters that JIS X 0213 encodes as one,
@@ -367,7 +383,13 @@ test_encoder (struct tally *t, struct codec const *c, char const *name,
       len = make_utf8 (m, one);
       compare_encode (t, c, name, one, len, 65536);
       if (i == 0)
-        compare_encode (t, c, name, one, len, 1 + rng () % 7);
+        {
+          compare_encode (t, c, name, one, len, 1 + rng () % 7);
+          /* From UTF-16: its own fast paths (fast_memo.c, fast_sb16.c,
+             fast_via.c).  */
+          compare_encode_from (t, c, name, one, len, 65536, 1);
+          compare_encode_from (t, c, name, one, len, 1 + rng () % 7, 2);
+        }
     }
   for (i = 0; i < 3; i++)
     {
@@ -378,6 +400,7 @@ test_encoder (struct tally *t, struct codec const *c, char const *name,
     }
   compare_encode (t, c, name, in, n, 65536);
   compare_encode (t, c, name, in, n, 1 + rng () % 7);
+  compare_encode_from (t, c, name, in, n, 65536, 1 + rng () % 2);
   len = make_pairs (m, one);
   compare_encode (t, c, name, one, len, 65536);
   compare_encode (t, c, name, one, len, 1 + rng () % 5);
@@ -804,8 +827,9 @@ main (void)
       }
     else
       ok (t.enc_failed[k] == 0,
-          "the encoders give what iconv(3) gives from UTF-8, under %s (%zu "
-          "of %zu conversions differ)", policy_name (policies[k]),
+          "the encoders give what iconv(3) gives from UTF-8 (and UTF-16), "
+          "under %s (%zu of %zu conversions differ)",
+          policy_name (policies[k]),
           t.enc_failed[k], t.enc_compared[k]);
   fclose (tmp);
   return done_testing ();
