@@ -10,7 +10,7 @@ the ratios of runs taken back to back):
   - decode and encode Shift_JIS, GB18030, Big5, EUC-KR: at most 0.85;
   - utf8conv -f KOI8-R on a 6-byte file starts about as fast as cat.
 Beside them, UTF-16LE to code pages of each kind (tables, the encoders'
-memo, shifts) on what random bytes decode to in each.  With
+memo, shifts) and back, on what random bytes decode to in each.  With
 --legacy-all, every name of `iconv -l` both ways on a small file made
 of its own characters, and the 10 worst ratios.
 
@@ -352,23 +352,35 @@ FROM_UTF16 = ['CP1251', 'KOI8-R', 'CP1252', 'IBM037', 'GB18030', 'BIG5',
               'EUC-JISX0213', 'IBM937']
 
 
+# To UTF-16LE: tables, the decoders' memo, shifts, UTF-7, a hold table.
+TO_UTF16 = ['CP1251', 'KOI8-R', 'IBM037', 'GB18030', 'BIG5', 'SHIFT_JIS',
+            'EUC-KR', 'IBM937', 'UTF-7', 'CP1255']
+
+
 def utf16_rows(cache, u8c, log, ir, runs=21):
-    """UTF-16LE to legacy code pages, on what 512 KiB of random bytes
-    decode to in each: CPU time and instructions against iconv(1)."""
-    lines = ['', '| UTF-16LE → | iconv CPU ms | utf8conv CPU ms | ratio '
-             '| instructions, ratio | output = iconv |',
-             '|---|---|---|---|---|---|']
-    for name in FROM_UTF16:
-        u16 = os.path.join(cache, 'legacy-noise-%s.utf16le' % name)
-        if not os.path.exists(u16):
-            with open(u16, 'wb') as f:
-                subprocess.run(['iconv', '-f', 'UTF-8', '-t', 'UTF-16LE',
-                                noise_text(cache, name)], stdout=f,
-                               check=True)
-        lines.append(cpu_row('%s (%.0f KiB)' % (
-            name, os.path.getsize(u16) / 1024), u8c, 'UTF-16LE', name, u16,
-            runs, ir))
-        log('   ' + lines[-1])
+    """UTF-16LE to legacy code pages and back, on what 512 KiB of random
+    bytes decode to in each: CPU time and instructions against
+    iconv(1)."""
+    lines = []
+    for names, head, into in ((FROM_UTF16, 'UTF-16LE →', True),
+                              (TO_UTF16, '→ UTF-16LE', False)):
+        lines += ['', '| %s | iconv CPU ms | utf8conv CPU ms | ratio '
+                  '| instructions, ratio | output = iconv |' % head,
+                  '|---|---|---|---|---|---|']
+        for name in names:
+            form = 'UTF-16LE' if into else name
+            path = os.path.join(cache, 'legacy-noise-%s.%s' % (
+                name, 'utf16le' if into else 'legacy'))
+            if not os.path.exists(path):
+                with open(path, 'wb') as f:
+                    subprocess.run(['iconv', '-f', 'UTF-8', '-t', form,
+                                    noise_text(cache, name)], stdout=f,
+                                   check=True)
+            frm, to = ('UTF-16LE', name) if into else (name, 'UTF-16LE')
+            lines.append(cpu_row('%s (%.0f KiB)' % (
+                name, os.path.getsize(path) / 1024), u8c, frm, to, path,
+                runs, ir))
+            log('   ' + lines[-1])
     return lines
 
 

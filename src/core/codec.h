@@ -340,8 +340,8 @@ void encoder_release (struct encoder *);
 char const *err_kind_text (enum err_kind);
 
 /* The number of characters in IN[0..N), well-formed in the codec FROM,
-   which is UTF-8, UTF-16LE, UTF-16BE or single-byte: for the fast paths,
-   which bypass the decoder.  */
+   which is UTF-8, UTF-16 (in the byte order of its `endian') or
+   single-byte: for the fast paths, which bypass the decoder.  */
 uint64_t codec_count_chars (struct codec const *from, uint8_t const *in,
                             size_t n);
 

@@ -633,13 +633,47 @@ from_utf16 (fast_fn *inner, bool big)
   return fast_via_utf16 (inner, big);
 }
 
+/* A bridged charset to UTF-16: with the memo alone, straight; with
+   shifts, letters held back, runs or units, through UTF-8 made on the
+   side (MEMO_VIA16).  */
+static fast_fn *memo_via16;
+
+static inline size_t
+memo_to_utf16 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+               size_t *produced, uint64_t *newlines, struct codec_error *err,
+               bool big)
+{
+  size_t done = iconv_bridge_decode_utf16 (from_dec, in, n, out, cap,
+                                           produced, newlines, big);
+  err->len = 0;
+  return (done != SIZE_MAX ? done
+          : memo_via16 (in, n, out, cap, produced, newlines, err));
+}
+
+#define MEMO_TO_UTF16(NAME, BIG)                                           \
+  static size_t                                                            \
+  NAME (uint8_t const *in, size_t n, uint8_t *out, size_t cap,             \
+        size_t *produced, uint64_t *newlines, struct codec_error *err)     \
+  {                                                                        \
+    return memo_to_utf16 (in, n, out, cap, produced, newlines, err, BIG);  \
+  }
+
+MEMO_TO_UTF16 (memo_to_utf16le, false)
+MEMO_TO_UTF16 (memo_to_utf16be, true)
+
 fast_fn *
 fast_select_decoder (struct decoder *d, struct codec const *to)
 {
-  if (!kernels || to != &codec_utf8 || !iconv_bridge_fast_lasts (d))
+  bool big = to == &codec_utf16be;
+  if (!kernels || !iconv_bridge_fast_lasts (d))
     return NULL;
   from_dec = d;
-  return memo_to_utf8;
+  if (to == &codec_utf16le || to == &codec_utf16 || big)
+    {
+      memo_via16 = fast_via_to_utf16 (memo_to_utf8, big);
+      return (!memo_via16 ? NULL : big ? memo_to_utf16be : memo_to_utf16le);
+    }
+  return to == &codec_utf8 ? memo_to_utf8 : NULL;
 }
 
 fast_fn *
@@ -660,7 +694,26 @@ fast_lasts (fast_fn *fast)
     fast = fast_via_inner (fast);
   if (fast == utf8_to_shift)
     return iconv_bridge_encode_lasts (to_enc);
-  return fast != memo_to_utf8 || iconv_bridge_fast_lasts (from_dec);
+  return ((fast != memo_to_utf8 && fast != memo_to_utf16le
+           && fast != memo_to_utf16be)
+          || iconv_bridge_fast_lasts (from_dec));
+}
+
+/* To UTF-16 (BIG-endian or not) from a code page whose path to UTF-8
+   is INNER: from a single-byte one, through a table of the unit of each
+   byte; from the others, UTF-8 made on the side.  */
+static fast_fn *
+to_utf16 (fast_fn *inner, bool big)
+{
+  if (inner == single_byte_to_utf8 || inner == table_to_utf8)
+    {
+      if (inner == single_byte_to_utf8)
+        fast_sb16_make_decode ((uint8_t const (*)[4]) sb_to_utf8, 0x80);
+      else
+        fast_sb16_make_decode ((uint8_t const (*)[4]) table_utf8, 0);
+      return big ? fast_sb_to_utf16be : fast_sb_to_utf16le;
+    }
+  return fast_via_to_utf16 (inner, big);
 }
 
 fast_fn *
@@ -710,6 +763,11 @@ fast_select (struct codec const *from, struct codec const *to)
       && !(to->flags & CODEC_UNICODE))
     return from_utf16 (fast_select (&codec_utf8, to),
                        from == &codec_utf16be);
+  /* From a legacy code page to UTF-16: a table of units, or its path to
+     UTF-8.  */
+  if ((to == &codec_utf16le || to == &codec_utf16 || to == &codec_utf16be)
+      && !(from->flags & CODEC_UNICODE))
+    return to_utf16 (fast_select (from, &codec_utf8), to == &codec_utf16be);
   if (to != &codec_utf8)
     return NULL;
   if (from == &codec_utf16le)

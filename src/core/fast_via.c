@@ -1,4 +1,5 @@
-/* Fast paths from UTF-16 through UTF-8 (see fast_via.h).
+/* Fast paths from UTF-16 through UTF-8, and to UTF-16 through UTF-8
+   (see fast_via.h).
 
    The UTF-16 kernel turns a slice of the input into UTF-8 on the side,
    which the fast path from UTF-8 then converts.  Where that one stops
@@ -7,7 +8,12 @@
    the UTF-8 it took: one for each character, two for each of four
    bytes.  The slices start small and double while the path from UTF-8
    takes them whole, so that a path that stops often (at each error of
-   a text full of them, say) wastes little.  */
+   a text full of them, say) wastes little.
+
+   To UTF-16, the path to UTF-8 writes on the side as much as the room
+   left for UTF-16 holds (half of it: UTF-16 takes at most twice the
+   bytes of UTF-8), and the kernel converts all of it: no counting
+   back.  */
 
 #include <config.h>
 
@@ -24,6 +30,10 @@ enum
 };
 
 static fast_fn *via_inner;
+static fast_fn *to16_inner;
+
+/* The UTF-8 made on the side to UTF-16, at most.  */
+enum { VIA_TO16 = 16384 };
 
 /* The UTF-16 units of the well-formed UTF-8 S[0..N).  */
 static size_t
@@ -80,18 +90,56 @@ utf16_via_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
   return i;
 }
 
-static size_t
-utf16le_via (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-             size_t *produced, uint64_t *newlines, struct codec_error *err)
+static inline size_t
+via_to_utf16 (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
+              size_t *produced, uint64_t *newlines, struct codec_error *err,
+              bool big)
 {
-  return utf16_via_utf8 (in, n, out, cap, produced, newlines, err, false);
+  uint8_t mid[VIA_TO16];
+  size_t i = 0, o = 0;
+  uint64_t nl = 0;
+
+  err->len = 0;
+  while (i < n)
+    {
+      size_t room = (cap - o) / 2 < VIA_TO16 ? (cap - o) / 2 : VIA_TO16;
+      size_t made, used;
+      uint64_t lines;
+      if (room == 0)
+        break;
+      used = to16_inner (in + i, n - i, mid, room, &made, &lines, err);
+      o += kernels->utf8_to_utf16 (mid, made, out + o, big);
+      i += used;
+      nl += lines;
+      if (used == 0 || err->len > 0)
+        break;
+    }
+  *produced = o;
+  *newlines = nl;
+  return i;
 }
 
-static size_t
-utf16be_via (uint8_t const *in, size_t n, uint8_t *out, size_t cap,
-             size_t *produced, uint64_t *newlines, struct codec_error *err)
+/* A fast path for each byte order, of the loop FN.  */
+#define IN_ORDER(NAME, FN, BIG)                                            \
+  static size_t                                                            \
+  NAME (uint8_t const *in, size_t n, uint8_t *out, size_t cap,             \
+        size_t *produced, uint64_t *newlines, struct codec_error *err)     \
+  {                                                                        \
+    return FN (in, n, out, cap, produced, newlines, err, BIG);             \
+  }
+
+IN_ORDER (utf16le_via, utf16_via_utf8, false)
+IN_ORDER (utf16be_via, utf16_via_utf8, true)
+IN_ORDER (via_to_utf16le, via_to_utf16, false)
+IN_ORDER (via_to_utf16be, via_to_utf16, true)
+
+fast_fn *
+fast_via_to_utf16 (fast_fn *inner, bool big)
 {
-  return utf16_via_utf8 (in, n, out, cap, produced, newlines, err, true);
+  if (!inner || !kernels || !kernels->utf8_to_utf16)
+    return NULL;
+  to16_inner = inner;
+  return big ? via_to_utf16be : via_to_utf16le;
 }
 
 fast_fn *
@@ -106,5 +154,7 @@ fast_via_utf16 (fast_fn *inner, bool big)
 fast_fn *
 fast_via_inner (fast_fn *fast)
 {
-  return fast == utf16le_via || fast == utf16be_via ? via_inner : NULL;
+  if (fast == utf16le_via || fast == utf16be_via)
+    return via_inner;
+  return fast == via_to_utf16le || fast == via_to_utf16be ? to16_inner : NULL;
 }

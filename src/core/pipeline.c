@@ -760,14 +760,14 @@ convert_fast (struct run *r, struct file *f, uint8_t const *in, size_t pos,
   /* The fast path bypasses the decoder, which counts the characters
      otherwise: in its input when that is UTF-8, UTF-16 or single-byte,
      or else in its output (a fast path from another encoding writes
-     UTF-8).  */
+     UTF-8 or UTF-16).  */
   if (r->cfg.report)
     f->stats.chars += (f->fast_reads == &codec_utf8
                        || f->fast_reads == &codec_utf16le
                        || f->fast_reads == &codec_utf16be
                        || (f->fast_reads->flags & CODEC_SINGLE_BYTE)
                        ? codec_count_chars (f->fast_reads, in + pos, used)
-                       : codec_count_chars (&codec_utf8, dst, produced));
+                       : codec_count_chars (r->cfg.to, dst, produced));
   f->at_break = convert && f->eol_fast == EOL_FAST_INPUT
     && pos + used == end && end < n;
   if (f->eol_fast == EOL_FAST_OUTPUT && convert)

@@ -473,6 +473,43 @@ sys.stdout.write("".join(out))' "$2" >diverse.u8
   done
 }
 
+@test "code pages of tables, of the decoders' memo, of shifts, UTF-7 and CP1255 to UTF-16LE, UTF-16BE and UTF-16 (fast paths to UTF-16): as iconv(1) at every block size, --report's characters; an invalid byte halfway at its line and byte, strict and replaced" {
+  require_full_iconv
+  local enc to seed=40 sizes half line bad hex chars
+  sizes=$(block_sizes)
+  for enc in CP1251 KOI8-R IBM037 GB18030 BIG5 IBM937 UTF-7 CP1255; do
+    seed=$((seed + 1))
+    diverse "$enc" "$seed"
+    iconv -c -f UTF-8 -t "$enc" diverse.u8 >text.enc 2>/dev/null || true
+    chars=$(iconv -f "$enc" -t UTF-8 text.enc | python3 -c 'import sys; print(len(sys.stdin.buffer.read().decode()))')
+    for to in UTF-16LE UTF-16BE UTF-16; do
+      iconv -f "$enc" -t "$to" text.enc >want
+      converts_as want text.enc -f "$enc" -t "$to"
+      run -0 --separate-stderr "$UTF8CONV" -f "$enc" -t "$to" --report -o out text.enc
+      assert_equal "$(printf '%s\n' "$stderr" | grep -c " $chars chars,")" 2
+    done
+    # An invalid byte halfway, after a newline (no shift, nothing held):
+    # 98 in CP1251, FF in GB18030 and BIG5.
+    case $enc in
+      CP1251) bad='\230' hex=98 ;;
+      GB18030|BIG5) bad='\377' hex=FF ;;
+      *) continue ;;
+    esac
+    half=$(( $(stat -c %s text.enc) / 2 ))
+    half=$(( $(head -c "$half" text.enc | wc -c) - $(head -c "$half" text.enc | sed '$!d' | wc -c) ))
+    [ "$(head -c "$half" text.enc | tail -c 1)" = "" ] || fail "$enc: no line end at $half"
+    line=$(( $(head -c "$half" text.enc | wc -l) + 1 ))
+    { head -c "$half" text.enc; printf "$bad"; tail -c +$((half + 1)) text.enc; } >bad
+    for to in UTF-16LE UTF-16BE; do
+      { head -c "$half" text.enc | iconv -f "$enc" -t "$to"
+        printf '\357\277\275' | iconv -f UTF-8 -t "$to"
+        tail -c +$((half + 1)) text.enc | iconv -f "$enc" -t "$to"; } >want
+      stops_with "utf8conv: bad:$line: byte $half: invalid $enc: $hex (invalid byte)" -f "$enc" -t "$to"
+      replaced_once "utf8conv: bad:$line: byte $half: invalid $enc: $hex (invalid byte); 1 error replaced in this file" -f "$enc" -t "$to"
+    done
+  done
+}
+
 @test "no runs through the learner for an encoder of shifts that its memo has not found out: ISO-2022-JP-2's Greek, designated by a euro sign 800 bytes before on the same line, as iconv(1) at every block size" {
   require_full_iconv
   local sizes

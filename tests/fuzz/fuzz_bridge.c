@@ -7,7 +7,8 @@
      byte 0    the charset: an index into CHARSETS below (modulo their
                number); the direction: the quotient's lowest bit, 1 to
                encode (to the charset: from UTF-8, or where the quotient
-               is 3 from UTF-16LE, 5 from UTF-16BE)
+               is 3 from UTF-16LE, 5 from UTF-16BE, which only the first
+               16 charsets reach)
      byte 1    bits 0-2: the policy (modulo 5); bits 3-7: the block size
                of the second run (0: a run at 1 byte, else that many bytes)
      the rest  the bytes to decode (at most ICONV_MODEL_MAX_INPUT)

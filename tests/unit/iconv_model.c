@@ -388,6 +388,15 @@ iconv_pipeline_encode (int in_fd, struct codec const *to, enum policy p,
 }
 
 enum file_result
+iconv_pipeline_run_utf16 (int in_fd, struct codec const *from, bool big,
+                          enum policy p, uint8_t const *in, size_t n,
+                          size_t bs, struct sb *out)
+{
+  return pipeline_run (in_fd, from, codec (big ? "UTF-16BE" : "UTF-16LE"), p,
+                       in, n, bs, out);
+}
+
+enum file_result
 iconv_pipeline_encode_utf16 (int in_fd, struct codec const *to, bool big,
                              enum policy p, uint8_t const *in, size_t n,
                              size_t bs, struct sb *out)

@@ -74,6 +74,12 @@ enum file_result iconv_pipeline_run (int fd, struct codec const *from,
                                      enum policy p, uint8_t const *in,
                                      size_t n, size_t bs, struct sb *out);
 
+/* The same into UTF-16LE (UTF-16BE if BIG).  */
+enum file_result iconv_pipeline_run_utf16 (int fd, struct codec const *from,
+                                           bool big, enum policy p,
+                                           uint8_t const *in, size_t n,
+                                           size_t bs, struct sb *out);
+
 /* The same with every setting of CONFIG (--eol, --fix-mojibake, ...)
    but its block size, which is BS; the file's statistics (what -f auto
    detected, ...) into STATS unless it is NULL.  */

@@ -358,7 +358,9 @@ fast_want (struct codec const *from, struct codec const *to,
   size_t i = 0;
   if (from->flags & CODEC_SINGLE_BYTE)
     {
-      size_t m = n < cap / 3 ? n : cap / 3;
+      /* To UTF-8, room for 3 bytes a byte; to UTF-16, 2.  */
+      size_t per = strncmp (to->name, "UTF-16", 6) == 0 ? 2 : 3;
+      size_t m = n < cap / per ? n : cap / per;
       for (; i < m; i++)
         {
           struct decoder d;
@@ -590,7 +592,10 @@ test_fast_paths (char const *name)
     { "UTF-16BE", "KOI8-R", "Cyrillic text" },
     { "UTF-16LE", "CP1252", "" }, { "UTF-16BE", "ISO-8859-1", "" },
     { "UTF-16LE", "IBM037", "" }, { "UTF-16LE", "GB18030", "" },
-    { "UTF-16BE", "GB18030", "" }, { "UTF-16LE", "BIG5", "" }
+    { "UTF-16BE", "GB18030", "" }, { "UTF-16LE", "BIG5", "" },
+    /* From single-byte code pages to UTF-16 (fast_sb16.c).  */
+    { "KOI8-R", "UTF-16LE", "" }, { "CP1252", "UTF-16BE", "" },
+    { "ISO-8859-1", "UTF-16LE", "" }
   };
   uint8_t *buf = malloc (300 + 32);
   size_t k, n, a, failures, cases;

@@ -8,7 +8,8 @@
    same bytes, gives.
 
    The model (iconv_model.h) converts the whole input with one iconv_t
-   and one call, which stops at an error.
+   and one call, which stops at an error.  Some inputs go to UTF-16LE and
+   UTF-16BE too, where the model's output is made UTF-16.
 
    The inputs are built per charset from a fixed seed: random text (from
    a pool of scripts, and from what random bytes decode to in that
@@ -42,6 +43,7 @@
 #include "helpers.h"
 #include "iconv_model.h"
 #include "tap.h"
+#include "unicode/utf8.h"
 
 #ifndef ICONV_CONST
 # define ICONV_CONST
@@ -243,29 +245,83 @@ static char const *const result_names[] = {
   "FILE_WRITE_ERROR"
 };
 
-/* Compare the pipeline and the model on IN[0..N) of the codec C, NAME,
-   under every policy, with the block size BS.  */
+/* The model's UTF-8 output S made UTF-16 (big-endian if BIG): its
+   well-formed characters as units (a byte that is none, which only
+   surrogateescape writes, as DC00 + B).  */
 static void
-compare (struct tally *t, struct codec const *c, char const *name,
-         uint8_t const *in, size_t n, size_t bs)
+utf8_to_utf16 (struct sb *s, bool big)
 {
+  struct sb u;
+  size_t i = 0;
+  memset (&u, 0, sizeof u);
+  sb_printf (&u, "%s", "");
+  while (i < s->len)
+    {
+      uint8_t const *b = (uint8_t const *) s->s + i;
+      ucs4_t c, unit[2];
+      enum err_kind kind;
+      int r = utf8_sequence (&utf8_form, b, s->len - i, true, &c, &kind);
+      size_t k, units = 1;
+      char two[2];
+      if (r <= 0)
+        {
+          c = 0xDC00 + b[0];
+          r = 1;
+        }
+      unit[0] = c;
+      if (c >= 0x10000)
+        {
+          unit[0] = 0xD800 + ((c - 0x10000) >> 10);
+          unit[1] = 0xDC00 + ((c - 0x10000) & 0x3FF);
+          units = 2;
+        }
+      for (k = 0; k < units; k++)
+        {
+          two[big] = (char) (unit[k] & 0xFF);
+          two[!big] = (char) (unit[k] >> 8);
+          sb_append (&u, two, 2);
+        }
+      i += (size_t) r;
+    }
+  sb_free (s);
+  *s = u;
+}
+
+/* Compare the pipeline and the model on IN[0..N) of the codec C, NAME,
+   under every policy, with the block size BS; into UTF-8 (FORM 0), or
+   UTF-16LE (1) or UTF-16BE (2), where the model's output is made so.  */
+static void
+compare_to (struct tally *t, struct codec const *c, char const *name,
+            uint8_t const *in, size_t n, size_t bs, unsigned int form)
+{
+  static char const *const to[] = { "", " to UTF-16LE", " to UTF-16BE" };
   size_t k;
   iconv_model_fast_paths (bs != 1 && bs != 2);
   for (k = 0; k < POLICIES; k++)
     {
       struct sb want, got;
-      enum file_result want_res
-        = iconv_model_run (name, policies[k], in, n, &want);
-      enum file_result got_res
-        = iconv_pipeline_run (in_fd, c, policies[k], in, n, bs, &got);
+      enum file_result want_res, got_res;
+      /* The model's UTF-8 under surrogateescape does not say which of its
+         bytes were escaped (D6 90 may be two, or U+0590): not to UTF-16,
+         whose units do.  */
+      if (form != 0 && policies[k] == POLICY_SURROGATEESCAPE)
+        continue;
+      want_res = iconv_model_run (name, policies[k], in, n, &want);
+      got_res
+        = (form == 0
+           ? iconv_pipeline_run (in_fd, c, policies[k], in, n, bs, &got)
+           : iconv_pipeline_run_utf16 (in_fd, c, form == 2, policies[k],
+                                       in, n, bs, &got));
+      if (form != 0)
+        utf8_to_utf16 (&want, form == 2);
       t->compared[k]++;
       if (got_res != want_res || got.len != want.len
           || memcmp (got.s, want.s, got.len) != 0)
         {
           t->failed[k]++;
           if (t->shown++ < SHOWN)
-            diag ("%s, %s, block size %zu, input (%zu) %s\n"
-                  "got  %s %s\nwant %s %s", name,
+            diag ("%s%s, %s, block size %zu, input (%zu) %s\n"
+                  "got  %s %s\nwant %s %s", name, to[form],
                   policy_name (policies[k]), bs, n, hex (in, n),
                   hex ((uint8_t const *) got.s, got.len),
                   result_names[got_res],
@@ -275,6 +331,13 @@ compare (struct tally *t, struct codec const *c, char const *name,
       sb_free (&got);
       sb_free (&want);
     }
+}
+
+static void
+compare (struct tally *t, struct codec const *c, char const *name,
+         uint8_t const *in, size_t n, size_t bs)
+{
+  compare_to (t, c, name, in, n, bs, 0);
 }
 
 /* Compare the pipeline and the model encoding the UTF-8 text IN[0..N)
@@ -764,9 +827,14 @@ test_charset (char const *name, void *arg)
         for (n = 0; n < 24; n++)
           in[n] = (uint8_t) rng ();
       compare (t, c, name, in, n, 65536);
-      /* The carry of an incomplete character between buffers too.  */
+      /* The carry of an incomplete character between buffers too; and
+         into UTF-16 (its fast paths: fast_via.c, the memo's own).  */
       if (i == 0)
-        compare (t, c, name, in, n, 1 + rng () % 3);
+        {
+          compare (t, c, name, in, n, 1 + rng () % 3);
+          compare_to (t, c, name, in, n, 65536, 1);
+          compare_to (t, c, name, in, n, 1 + rng () % 3, 2);
+        }
     }
   /* Characters that repeat, which the bridge's memo reads again
      (iconv_bridge.c): three inputs, each twice.  */
@@ -784,6 +852,7 @@ test_charset (char const *name, void *arg)
       }
     compare (t, c, name, in, n, 65536);
     compare (t, c, name, in, n, 1 + rng () % 3);
+    compare_to (t, c, name, in, n, 65536, 1 + rng () % 2);
   }
   test_encoder (t, c, name, &m);
 }

@@ -600,16 +600,19 @@ decode_run_utf8 (struct decoder *d, struct handle *h, uint8_t const *in,
   return i;
 }
 
-size_t
-iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in, size_t n,
-                          uint8_t *out, size_t cap, size_t *produced,
-                          uint64_t *newlines)
+/* iconv_bridge_decode_utf8 (FORM 0) and iconv_bridge_decode_utf16 (FORM
+   1 little-endian, 2 big-endian, SIZE_MAX but for the memo alone).  */
+static size_t
+decode_fast (struct decoder *d, uint8_t const *in, size_t n, uint8_t *out,
+             size_t cap, size_t *produced, uint64_t *newlines, int form)
 {
   struct handle *h = d->impl;
   size_t done, last;
   bool gave = true;
   *produced = 0;
   *newlines = 0;
+  if (form != 0 && (runs_to_utf8 (d) || h->unit || h->hold || h->shift.on))
+    return SIZE_MAX;
   if (runs_to_utf8 (d))
     return n > 0 ? decode_run_utf8 (d, h, in, n, out, cap, produced,
                                     newlines) : 0;
@@ -648,11 +651,27 @@ iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in, size_t n,
         memo_stop (h);
     }
   else
-    done = memo_decode_utf8 (&h->memo, in, n, out, cap, produced, newlines,
-                             &last);
+    done = memo_decode_form (&h->memo, in, n, out, cap, produced, newlines,
+                             &last, form);
   if (done > 0)
     note_consumed (h, in + last, done - last, gave);
   return done;
+}
+
+size_t
+iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in, size_t n,
+                          uint8_t *out, size_t cap, size_t *produced,
+                          uint64_t *newlines)
+{
+  return decode_fast (d, in, n, out, cap, produced, newlines, 0);
+}
+
+size_t
+iconv_bridge_decode_utf16 (struct decoder *d, uint8_t const *in, size_t n,
+                           uint8_t *out, size_t cap, size_t *produced,
+                           uint64_t *newlines, bool big)
+{
+  return decode_fast (d, in, n, out, cap, produced, newlines, big ? 2 : 1);
 }
 
 /* Decode a run of units of IN[*I..N) into P, if H converts runs, from

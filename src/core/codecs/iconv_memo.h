@@ -345,6 +345,12 @@ size_t memo_decode_utf8 (struct memo const *m, uint8_t const *in, size_t n,
                          uint8_t *out, size_t cap, size_t *produced,
                          uint64_t *newlines, size_t *last);
 
+/* The same into UTF-8 (FORM 0), UTF-16LE (1) or UTF-16BE (2).  */
+size_t memo_decode_form (struct memo const *m, uint8_t const *in,
+                         size_t n, uint8_t *out, size_t cap,
+                         size_t *produced, uint64_t *newlines,
+                         size_t *last, int form);
+
 /* Decode IN[0..N), which is at offset REL in the buffer, by M alone,
    into P, and count newlines in D, up to the first bytes M does not
    know, or the end of a valid beginning at the end of IN, or a pivot with
