@@ -108,6 +108,8 @@ reference_convert (uint8_t const *s, size_t n, char const *from,
   encoder_init (&e, t);
   count = p.len;
   t->encode (&e, cp, &count, out, &o, 4 * n + MAX_ENCODED);
+  encoder_release (&e);
+  decoder_release (&d);
   free (cp);
   free (off);
   free (nb);
