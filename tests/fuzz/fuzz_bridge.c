@@ -8,7 +8,10 @@
                number); the direction: the quotient's lowest bit, 1 to
                encode (to the charset: from UTF-8, or where the quotient
                is 3 from UTF-16LE, 5 from UTF-16BE, which only the first
-               16 charsets reach)
+               16 charsets reach), 0 to decode (to UTF-8, or where the
+               quotient is 2 to UTF-16LE, 4 to UTF-16BE, under
+               surrogateescape strict: the model's UTF-8 does not say
+               which bytes it escaped)
      byte 1    bits 0-2: the policy (modulo 5); bits 3-7: the block size
                of the second run (0: a run at 1 byte, else that many bytes)
      the rest  the bytes to decode (at most ICONV_MODEL_MAX_INPUT)
@@ -81,7 +84,7 @@ static enum policy const policies[] = {
 
 /* Say what differs and abort, so that libFuzzer keeps the input; ENCODE
    is 0 to decode, 1 to encode from UTF-8, 2 from UTF-16LE, 3 from
-   UTF-16BE.  */
+   UTF-16BE, 4 to decode to UTF-16LE, 5 to UTF-16BE.  */
 static void
 mismatch (unsigned int encode, char const *name, enum policy p, size_t bs,
           uint8_t const *in, size_t n, struct sb const *got,
@@ -90,7 +93,9 @@ mismatch (unsigned int encode, char const *name, enum policy p, size_t bs,
 {
   static char const *const way[] = {
     "", "to ", "from UTF-16LE (the input made so) to ",
-    "from UTF-16BE (the input made so) to "
+    "from UTF-16BE (the input made so) to ",
+    "to UTF-16LE (the model's output made so) from ",
+    "to UTF-16BE (the model's output made so) from "
   };
   fprintf (stderr, "fuzz_bridge: %s%s, %s, block size %zu, input (%zu) "
            "%s\n", way[encode], name, policy_name (p), bs, n,
@@ -179,7 +184,8 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
 {
   static uint8_t text[ICONV_MODEL_MAX_INPUT];
   bool encode;
-  unsigned int from16;          /* 0: UTF-8; 1: UTF-16LE; 2: UTF-16BE.  */
+  /* The other side: 0 UTF-8, 1 UTF-16LE, 2 UTF-16BE.  */
+  unsigned int utf16;
   static struct codec const *codecs[CHARSETS];
   static bool looked[CHARSETS];
   static FILE *tmp;
@@ -193,8 +199,10 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
     return 0;
   which = data[0] % CHARSETS;
   encode = (data[0] / CHARSETS) & 1;
-  from16 = encode ? (unsigned int) (data[0] / CHARSETS) / 2 : 0;
+  utf16 = (unsigned int) (data[0] / CHARSETS) / 2;
   p = policies[(data[1] & 7) % 5];
+  if (!encode && utf16 && p == POLICY_SURROGATEESCAPE)
+    p = POLICY_STRICT;
   bs = data[1] >> 3 ? (size_t) (data[1] >> 3) : 1;
   data += 2;
   n = size - 2;
@@ -218,17 +226,25 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
                                      p, data, n, &want);
     }
   else
-    want_res = iconv_model_run (charsets[which], p, data, n, &want);
+    {
+      want_res = iconv_model_run (charsets[which], p, data, n, &want);
+      if (utf16)
+        iconv_model_utf16 (&want, utf16 == 2);
+    }
   for (k = 0; k < 2; k++)
     {
       size_t b = sizes[k] ? sizes[k] : bs;
       /* One buffer through the fast paths, as utf8conv reads; the
          fuzzer's block size through the state machines alone.  */
       iconv_model_fast_paths (k == 0);
-      if (encode && from16)
+      if (encode && utf16)
         got_res[k] = iconv_pipeline_encode_utf16 (fileno (tmp),
-                                                  codecs[which], from16 == 2,
+                                                  codecs[which], utf16 == 2,
                                                   p, data, n, b, &got[k]);
+      else if (utf16)
+        got_res[k] = iconv_pipeline_run_utf16 (fileno (tmp), codecs[which],
+                                               utf16 == 2, p, data, n, b,
+                                               &got[k]);
       else
         got_res[k]
           = (encode
@@ -241,7 +257,8 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
                          want_res, k ? &got[0] : NULL, got_res[0],
                          charsets[which]);
       else if (got_res[k] != want_res || !same (&got[k], &want))
-        mismatch (encode + from16, charsets[which], p, b, data, n, &got[k],
+        mismatch (encode ? 1 + utf16 : utf16 ? 3 + utf16 : 0,
+                  charsets[which], p, b, data, n, &got[k],
                   got_res[k], &want, want_res);
     }
   sb_free (&got[0]);

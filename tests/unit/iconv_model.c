@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "simd/kernels.h"
+#include "unicode/utf8.h"
 
 #ifndef ICONV_CONST
 # define ICONV_CONST
@@ -423,6 +424,45 @@ iconv_pipeline_encode_utf16 (int in_fd, struct codec const *to, bool big,
     }
   return pipeline_run (in_fd, codec (big ? "UTF-16BE" : "UTF-16LE"), to, p,
                        u16, o, bs, out);
+}
+
+void
+iconv_model_utf16 (struct sb *s, bool big)
+{
+  struct sb u;
+  size_t i = 0;
+  memset (&u, 0, sizeof u);
+  sb_printf (&u, "%s", "");
+  while (i < s->len)
+    {
+      uint8_t const *b = (uint8_t const *) s->s + i;
+      ucs4_t c, unit[2];
+      enum err_kind kind;
+      int r = utf8_sequence (&utf8_form, b, s->len - i, true, &c, &kind);
+      size_t k, units = 1;
+      char two[2];
+      if (r <= 0)
+        {
+          c = 0xDC00 + b[0];
+          r = 1;
+        }
+      unit[0] = c;
+      if (c >= 0x10000)
+        {
+          unit[0] = 0xD800 + ((c - 0x10000) >> 10);
+          unit[1] = 0xDC00 + ((c - 0x10000) & 0x3FF);
+          units = 2;
+        }
+      for (k = 0; k < units; k++)
+        {
+          two[big] = (char) (unit[k] & 0xFF);
+          two[!big] = (char) (unit[k] >> 8);
+          sb_append (&u, two, 2);
+        }
+      i += (size_t) r;
+    }
+  sb_free (s);
+  *s = u;
 }
 
 /* What iconv_model_keep_loaded opened: never closed, and kept where the

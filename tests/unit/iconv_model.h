@@ -80,9 +80,17 @@ enum file_result iconv_pipeline_run_utf16 (int fd, struct codec const *from,
                                            uint8_t const *in, size_t n,
                                            size_t bs, struct sb *out);
 
-/* The same with every setting of CONFIG (--eol, --fix-mojibake, ...)
-   but its block size, which is BS; the file's statistics (what -f auto
-   detected, ...) into STATS unless it is NULL.  */
+/* The model's UTF-8 output S made UTF-16 (big-endian if BIG), for a
+   comparison with the pipeline's into UTF-16: its well-formed
+   characters as units (a byte that is none, which only surrogateescape
+   writes, as DC00 + B; but the model's bytes under surrogateescape do
+   not say which of them were escaped, D6 90 being two or U+0590).  */
+void iconv_model_utf16 (struct sb *s, bool big);
+
+/* iconv_pipeline_run with every setting of CONFIG (--eol,
+   --fix-mojibake, ...) but its block size, which is BS; the file's
+   statistics (what -f auto detected, ...) into STATS unless it is
+   NULL.  */
 enum file_result iconv_pipeline_config (int fd,
                                         struct run_config const *config,
                                         uint8_t const *in, size_t n,

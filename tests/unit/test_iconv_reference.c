@@ -43,7 +43,6 @@
 #include "helpers.h"
 #include "iconv_model.h"
 #include "tap.h"
-#include "unicode/utf8.h"
 
 #ifndef ICONV_CONST
 # define ICONV_CONST
@@ -245,48 +244,6 @@ static char const *const result_names[] = {
   "FILE_WRITE_ERROR"
 };
 
-/* The model's UTF-8 output S made UTF-16 (big-endian if BIG): its
-   well-formed characters as units (a byte that is none, which only
-   surrogateescape writes, as DC00 + B).  */
-static void
-utf8_to_utf16 (struct sb *s, bool big)
-{
-  struct sb u;
-  size_t i = 0;
-  memset (&u, 0, sizeof u);
-  sb_printf (&u, "%s", "");
-  while (i < s->len)
-    {
-      uint8_t const *b = (uint8_t const *) s->s + i;
-      ucs4_t c, unit[2];
-      enum err_kind kind;
-      int r = utf8_sequence (&utf8_form, b, s->len - i, true, &c, &kind);
-      size_t k, units = 1;
-      char two[2];
-      if (r <= 0)
-        {
-          c = 0xDC00 + b[0];
-          r = 1;
-        }
-      unit[0] = c;
-      if (c >= 0x10000)
-        {
-          unit[0] = 0xD800 + ((c - 0x10000) >> 10);
-          unit[1] = 0xDC00 + ((c - 0x10000) & 0x3FF);
-          units = 2;
-        }
-      for (k = 0; k < units; k++)
-        {
-          two[big] = (char) (unit[k] & 0xFF);
-          two[!big] = (char) (unit[k] >> 8);
-          sb_append (&u, two, 2);
-        }
-      i += (size_t) r;
-    }
-  sb_free (s);
-  *s = u;
-}
-
 /* Compare the pipeline and the model on IN[0..N) of the codec C, NAME,
    under every policy, with the block size BS; into UTF-8 (FORM 0), or
    UTF-16LE (1) or UTF-16BE (2), where the model's output is made so.  */
@@ -313,7 +270,7 @@ compare_to (struct tally *t, struct codec const *c, char const *name,
            : iconv_pipeline_run_utf16 (in_fd, c, form == 2, policies[k],
                                        in, n, bs, &got));
       if (form != 0)
-        utf8_to_utf16 (&want, form == 2);
+        iconv_model_utf16 (&want, form == 2);
       t->compared[k]++;
       if (got_res != want_res || got.len != want.len
           || memcmp (got.s, want.s, got.len) != 0)
