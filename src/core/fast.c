@@ -633,9 +633,9 @@ from_utf16 (fast_fn *inner, bool big)
   return fast_via_utf16 (inner, big);
 }
 
-/* A bridged charset to UTF-16: with the memo alone, straight; with
-   shifts, letters held back, runs or units, through UTF-8 made on the
-   side (MEMO_VIA16).  */
+/* A bridged charset to UTF-16: with the memo alone or the hold table,
+   straight; with shifts, runs or units, through UTF-8 made on the side
+   (MEMO_VIA16).  */
 static fast_fn *memo_via16;
 
 static inline size_t

@@ -48,8 +48,8 @@ size_t iconv_bridge_decode_utf8 (struct decoder *d, uint8_t const *in,
                                  size_t *produced, uint64_t *newlines);
 
 /* The same into UTF-16 (big-endian if BIG), for a decoder that reads
-   with its memo alone (no shifts, no letters held back, no runs or
-   units): SIZE_MAX for the others, which go through UTF-8.  */
+   with its memo alone or its hold table (no shifts, runs or units):
+   SIZE_MAX for the others, which go through UTF-8.  */
 size_t iconv_bridge_decode_utf16 (struct decoder *d, uint8_t const *in,
                                   size_t n, uint8_t *out, size_t cap,
                                   size_t *produced, uint64_t *newlines,

@@ -132,4 +132,24 @@ iconv_t bridge_iconv_open (char const *tocode, char const *fromcode);
 struct handle *bridge_open_handle (char const *tocode, char const *fromcode);
 void bridge_close_handle (struct handle *h);
 
+/* Note that iconv() consumed S[0..USED) in one call, which gave values
+   when GAVE: the tail starts again with the bytes of such a call; one
+   that gave none may have held a letter back (iconv_hold.c).  */
+void handle_note_consumed (struct handle *h, uint8_t const *s, size_t used,
+                           bool gave);
+
+/* The decoder of H has shown state: its memo is not used any more.  */
+void handle_memo_stop (struct handle *h);
+
+/* Whether the bridged decoder D converts runs to UTF-8 for fast.c's
+   path: a Unicode form without fixed units (UTF-7), which keeps a state
+   but holds no character back for a flush to give, and has no memo.  */
+static inline bool
+handle_runs_to_utf8 (struct decoder const *d)
+{
+  struct handle const *h = d->impl;
+  return ((d->codec->flags & (CODEC_UNICODE | CODEC_WIDE_UNITS))
+          == CODEC_UNICODE && h->unit == 0);
+}
+
 #endif

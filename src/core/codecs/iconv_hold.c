@@ -61,6 +61,7 @@
 #include "xalloc.h"
 
 #include "iconv_memo.h"
+#include "unicode/utf16.h"
 
 /* Convert S[0..LEN) with CD from where it is, then flush it: the
    values given before the flush into *GAVE (up to two), how many into
@@ -514,10 +515,23 @@ hold_decode (struct hold_table const *t, struct decoder *d,
           : hold_run (t, d, in, n, rel, p, room, false));
 }
 
-size_t
-hold_decode_utf8 (struct hold_table const *t, uint8_t const *in, size_t n,
-                  uint8_t *out, size_t cap, size_t *produced,
-                  uint64_t *newlines)
+/* Write C at OUT in FORM (0 UTF-8, 1 UTF-16LE, 2 UTF-16BE): its
+   bytes.  */
+static inline size_t
+put_form (ucs4_t c, uint8_t *out, int form)
+{
+  return (form == 0 ? (size_t) utf8_put (c, out)
+          : utf16_put (c, out, form == 2));
+}
+
+/* hold_decode_form, the form a constant in each instance.  */
+#if defined __GNUC__
+__attribute__ ((always_inline))
+#endif
+static inline size_t
+hold_decode_to (struct hold_table const *t, uint8_t const *in, size_t n,
+                uint8_t *out, size_t cap, size_t *produced,
+                uint64_t *newlines, int form)
 {
   uint8_t const *cls = t->cls;
   ucs4_t const *value = t->value;
@@ -526,7 +540,7 @@ hold_decode_utf8 (struct hold_table const *t, uint8_t const *in, size_t n,
   unsigned int st = 0;
   bool holding = false;
 
-  /* Each byte gives at most two values, of up to three bytes each.  */
+  /* Each byte gives at most two values, of up to four bytes each.  */
   for (i = 0; i < n && cap - o >= 8; i++)
     {
       uint8_t b = in[i], c = cls[b];
@@ -535,7 +549,7 @@ hold_decode_utf8 (struct hold_table const *t, uint8_t const *in, size_t n,
         {
           if (holding)
             {
-              o += (size_t) utf8_put (t->held[st], out + o);
+              o += put_form (t->held[st], out + o, form);
               nl += t->held[st] == 0x0A;
             }
           st = b;
@@ -553,16 +567,16 @@ hold_decode_utf8 (struct hold_table const *t, uint8_t const *in, size_t n,
               st = a & HOLD_WHAT;
               continue;
             }
-          o += (size_t) utf8_put (a & HOLD_WHAT, out + o);
+          o += put_form (a & HOLD_WHAT, out + o, form);
         }
       else
         {
           if (holding)
             {
-              o += (size_t) utf8_put (t->held[st], out + o);
+              o += put_form (t->held[st], out + o, form);
               nl += t->held[st] == 0x0A;
             }
-          o += (size_t) utf8_put (value[b], out + o);
+          o += put_form (value[b], out + o, form);
           nl += value[b] == 0x0A;
         }
       holding = false;
@@ -573,4 +587,16 @@ hold_decode_utf8 (struct hold_table const *t, uint8_t const *in, size_t n,
   *produced = done_o;
   *newlines = done_nl;
   return done;
+}
+
+size_t
+hold_decode_form (struct hold_table const *t, uint8_t const *in, size_t n,
+                  uint8_t *out, size_t cap, size_t *produced,
+                  uint64_t *newlines, int form)
+{
+  return (form == 0
+          ? hold_decode_to (t, in, n, out, cap, produced, newlines, 0)
+          : form == 1
+          ? hold_decode_to (t, in, n, out, cap, produced, newlines, 1)
+          : hold_decode_to (t, in, n, out, cap, produced, newlines, 2));
 }

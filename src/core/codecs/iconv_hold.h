@@ -84,11 +84,12 @@ size_t hold_decode (struct hold_table const *t, struct decoder *d,
                     uint8_t const *in, size_t n, int64_t rel,
                     struct pivot *p, size_t room);
 
-/* hold_decode for the fast path (fast.c): the values of the bytes
-   decoded written as UTF-8 at OUT, of room CAP, their length into
-   *PRODUCED and their line feeds into *NEWLINES.  */
-size_t hold_decode_utf8 (struct hold_table const *t, uint8_t const *in,
+/* hold_decode for the fast paths (fast.c): the values of the bytes
+   decoded written as UTF-8 (FORM 0), UTF-16LE (1) or UTF-16BE (2) at
+   OUT, of room CAP, their length into *PRODUCED and their line feeds
+   into *NEWLINES.  */
+size_t hold_decode_form (struct hold_table const *t, uint8_t const *in,
                          size_t n, uint8_t *out, size_t cap,
-                         size_t *produced, uint64_t *newlines);
+                         size_t *produced, uint64_t *newlines, int form);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "iconv_memo.h"
 
+#include "unicode/utf16.h"
 #include "unicode/utf8.h"
 
 size_t
@@ -54,25 +55,6 @@ memo_decode (struct memo const *m, struct decoder *d, uint8_t const *in,
   p->len = len;
   d->newlines += newlines;
   return i;
-}
-
-/* Write C as UTF-16 (big-endian if BIG) at OUT: its bytes.  */
-static inline size_t
-utf16_put (ucs4_t c, uint8_t *out, bool big)
-{
-  ucs4_t u = c, lo = 0;
-  size_t len = 2;
-  if (c >= 0x10000)
-    {
-      u = 0xD800 + ((c - 0x10000) >> 10);
-      lo = 0xDC00 + ((c - 0x10000) & 0x3FF);
-      out[2 + big] = (uint8_t) lo;
-      out[2 + !big] = (uint8_t) (lo >> 8);
-      len = 4;
-    }
-  out[big] = (uint8_t) u;
-  out[!big] = (uint8_t) (u >> 8);
-  return len;
 }
 
 /* memo_decode_utf8 and memo_decode_form, into UTF-8 (FORM 0) or UTF-16
