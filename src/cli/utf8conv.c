@@ -136,7 +136,7 @@ Output:\n\
       --fix-mojibake      restore UTF-8 text that was read as CP1252 or\n\
                             Latin-1 and written as UTF-8 again, once or\n\
                             twice ('Ã©' for 'é'; see MOJIBAKE REPAIR)\n\
-      --block-size=N      read and convert N bytes at a time (default 131072)\n\
+      --block-size=N      read and convert N bytes at a time (default 65536)\n\
   -r, --recursive         convert the regular files under each directory\n\
                             FILE, in the order of their names; symbolic\n\
                             links inside the tree are skipped\n\
@@ -898,7 +898,7 @@ main (int argc, char **argv)
   memset (&cfg, 0, sizeof cfg);
   cfg.run.policy.policy = POLICY_STRICT;
   cfg.run.bom = BOM_AUTO;
-  cfg.run.block_size = 131072;
+  cfg.run.block_size = 65536;
   while ((c = getopt_long (argc, argv, "f:t:e:co:i::lqsrk", long_options,
                            NULL)) != -1)
     take_option (c, &cfg, &o);

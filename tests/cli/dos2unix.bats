@@ -19,7 +19,8 @@ inputs() {
   printf 'a\r\r\nb\r\n' >cr-cr-lf
   printf 'a\rb\r\n50%%\r60%%\r\ndone\r' >lone-cr
   printf 'a\r\nb\nc\rd\n\re\r\n' >mixed
-  # A CR LF cut by a read: the CR ends the first 131072-byte block.
+  # A CR LF cut by a read: the CR ends the second 65536-byte block (the
+  # first of 131072 bytes, as the default was before).
   python3 -c 'import sys; sys.stdout.buffer.write(b"x" * 131071 + b"\r\n" + b"y\r\n" * 3)' >boundary
   printf 'lf\nonly\n\ntext' >lf-only
   printf '\357\273\277lf\nonly\n' >lf-only-bom
