@@ -516,6 +516,22 @@ enc_memo_note_ascii (struct enc_memo *m, ucs4_t c, uint64_t v)
     m->ascii[c >> 6] &= ~bit;
 }
 
+/* enc_memo_put's entry V of C in the narrow memo M, if it fits: V, or
+   0 when it does not (more than 3 bytes).  */
+static uint64_t
+enc_memo_put32 (struct enc_memo *m, ucs4_t c, uint64_t v)
+{
+  if (UINT32_MAX < v)
+    return 0;
+  if (!m->page32)
+    m->page32 = xcalloc (ENC_PAGES, sizeof *m->page32);
+  if (!m->page32[c >> 8])
+    m->page32[c >> 8] = xcalloc (256, sizeof **m->page32);
+  m->page32[c >> 8][c & 0xFF] = (uint32_t) v;
+  enc_memo_note_ascii (m, c, v);
+  return v;
+}
+
 uint64_t
 enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s, size_t len,
               bool none)
@@ -530,6 +546,8 @@ enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s, size_t len,
       for (k = 0; k < len; k++)
         v |= (uint64_t) s[k] << (8 + 8 * k);
     }
+  if (m->narrow)
+    return enc_memo_put32 (m, c, v);
   if (!m->page)
     m->page = xcalloc (ENC_PAGES, sizeof *m->page);
   if (!m->page[c >> 8])
@@ -860,6 +878,13 @@ enc_memo_free (struct enc_memo *m)
   m->ascii[0] = m->ascii[1] = 0;
   free (m->pairs);
   m->pairs = NULL;
+  if (m->page32)
+    {
+      for (k = 0; k < ENC_PAGES; k++)
+        free (m->page32[k]);
+      free (m->page32);
+      m->page32 = NULL;
+    }
   if (!m->page)
     return;
   for (k = 0; k < ENC_PAGES; k++)

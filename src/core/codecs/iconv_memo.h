@@ -394,6 +394,14 @@ enum ahead_form
 struct enc_memo
 {
   uint64_t **page;              /* ENC_PAGES pointers, or NULL.  */
+  /* A narrow memo (NARROW, the encoders of SO and SI, iconv_shift.h,
+     whose characters are of one or two bytes) keeps its entries in 32
+     bits instead, in PAGE32 (PAGE stays NULL): a page of 1 KiB, half
+     the fresh memory that random text makes the kernel give it.  (An
+     entry of more than 3 bytes would not be kept: it would stay
+     unknown.)  */
+  uint32_t **page32;
+  bool narrow;
   uint64_t ascii[2];            /* A bit for each of 00..7F whose entry
                                    is that byte alone (the fast path
                                    copies runs of them).  */
@@ -417,13 +425,24 @@ struct enc_memo
                                    (iconv_memo_run.c).  */
 };
 
+/* The entry of C, at most U+10FFFF, in the pages PAGE32 of a narrow
+   memo (its `page32', not NULL): 0 when nothing.  */
+static inline uint32_t
+enc_memo_page32_get (uint32_t *const *page32, ucs4_t c)
+{
+  uint32_t const *pg = page32[c >> 8];
+  return pg ? pg[c & 0xFF] : 0;
+}
+
 /* What M knows of C: 0 when nothing.  */
 static inline uint64_t
 enc_memo_get (struct enc_memo const *m, ucs4_t c)
 {
   uint64_t const *pg;
-  if (0x10FFFF < c || !m->page)
+  if (0x10FFFF < c)
     return 0;
+  if (!m->page)
+    return m->page32 ? enc_memo_page32_get (m->page32, c) : 0;
   pg = m->page[c >> 8];
   return pg ? pg[c & 0xFF] : 0;
 }

@@ -71,6 +71,7 @@ struct shift_enc *
 shift_enc_learning (char const *tocode)
 {
   struct shift_enc *se = xzalloc (sizeof *se);
+  se->known.narrow = true;
   se->synced = true;
   se->tocode = tocode;
   return se;
@@ -174,7 +175,7 @@ static __attribute__ ((noinline)) void
 mark_held (struct shift_enc *se, iconv_t probe, bool host, ucs4_t c)
 {
   if (se->comp && compose_first (se->comp, probe, host, c))
-    se->known.page[c >> 8][c & 0xFF] |= ENC_HELD;
+    se->known.page32[c >> 8][c & 0xFF] |= ENC_HELD;
 }
 
 /* Put C in SE's memo as the LEN bytes at S (LEN 0: iconv(3) cannot
@@ -253,7 +254,7 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
 {
   size_t k = *i, w = *o, end = room_end (cap);
   uint64_t const *ascii = se->known.ascii;
-  uint64_t *const *page = se->known.page;
+  uint32_t *const *page = se->known.page32;
   bool none = false, shifted = se->shifted, head = se->head_out;
   if (!page)
     return false;
@@ -270,7 +271,7 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
                  && enc_memo_ascii (ascii, c));
           continue;
         }
-      v = c <= 0x10FFFF ? enc_memo_page_get (page, c) : 0;
+      v = c <= 0x10FFFF ? enc_memo_page32_get (page, c) : 0;
       /* Not known, known not to be encodable, or ENC_HELD (a character
          the encoder may compose) before a mark or the end.  */
       if ((uint32_t) (v & 0x1F) - 1 > 1
@@ -297,7 +298,7 @@ shift_enc_run (struct shift_enc *se, ucs4_t const *cp, size_t *i, size_t n,
    it, which cost IBM930's 1.1% more, and other charsets' random text
    0.2%.  */
 static inline void
-pairs_utf8 (uint64_t *const *page, uint8_t const *in, size_t *i, size_t n,
+pairs_utf8 (uint32_t *const *page, uint8_t const *in, size_t *i, size_t n,
             uint8_t *out, size_t *w, size_t end)
 {
   size_t k = *i, o = *w;
@@ -305,8 +306,8 @@ pairs_utf8 (uint64_t *const *page, uint8_t const *in, size_t *i, size_t n,
     {
       uint32_t b = in[k], c1 = in[k + 1] ^ 0x80u, c2 = in[k + 2] ^ 0x80u;
       ucs4_t c = (b & 0x0F) << 12 | c1 << 6 | c2;
-      uint64_t const *pg;
-      uint64_t v;
+      uint32_t const *pg;
+      uint32_t v;
       if ((b & 0xF0) != 0xE0 || (c1 | c2) >= 0x40 || c < 0x800
           || c - 0xD800 < 0x800 || !(pg = page[c >> 8])
           || ((v = pg[c & 0xFF]) & 0x1F) != 2)
@@ -326,7 +327,7 @@ pairs_utf8 (uint64_t *const *page, uint8_t const *in, size_t *i, size_t n,
    *NL.  It leaves ASCII that the memo writes as itself (its ASCII,
    unless NULL) to shift_enc_utf8's faster loop of that.  */
 static inline __attribute__ ((always_inline)) void
-singles_utf8 (uint64_t *const *page, uint64_t const *ascii,
+singles_utf8 (uint32_t *const *page, uint64_t const *ascii,
               uint8_t const *in, size_t *i, size_t n, uint8_t *out,
               size_t *w, size_t end, uint64_t *nl)
 {
@@ -336,8 +337,8 @@ singles_utf8 (uint64_t *const *page, uint64_t const *ascii,
     {
       ucs4_t c = in[k];
       size_t r = 1;
-      uint64_t const *pg;
-      uint64_t v;
+      uint32_t const *pg;
+      uint32_t v;
       if (c >= 0x80)
         {
           uint32_t c1;
@@ -368,7 +369,7 @@ shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
   size_t i = 0, w = *o, end = room_end (cap);
   uint64_t const *ascii = se->known.ascii;
   uint64_t nl = 0;
-  uint64_t *const *page = se->known.page;
+  uint32_t *const *page = se->known.page32;
   bool shifted = se->shifted, head = se->head_out;
   /* ASCII's letters as themselves (ISO-2022-KR): runs of ASCII are
      worth a loop; EBCDIC's few controls are not.  */
@@ -414,7 +415,7 @@ shift_enc_utf8 (struct shift_enc *se, uint8_t const *in, size_t n,
                  && enc_memo_ascii (ascii, c));
           continue;
         }
-      v = enc_memo_page_get (page, c);       /* C is below U+10000.  */
+      v = enc_memo_page32_get (page, c);       /* C is below U+10000.  */
       /* Not known, known not to be encodable, or ENC_HELD before a
          mark: one test for all, in the loop.  */
       if ((uint32_t) (v & 0x1F) - 1 > 1
@@ -851,7 +852,7 @@ shift_enc_learn_utf8 (struct shift_enc *se, uint8_t const *in, size_t n)
 {
   ucs4_t cp[ENC_BATCH];
   uint64_t const *ascii = se->known.ascii;
-  uint64_t *const *page = se->known.page;
+  uint32_t *const *page = se->known.page32;
   size_t i = 0, k = 0, seen = 0;
   while (i < n && k < ENC_BATCH && seen++ < SHIFT_AHEAD)
     {
@@ -863,7 +864,7 @@ shift_enc_learn_utf8 (struct shift_enc *se, uint8_t const *in, size_t n)
       /* Only what SE does not know: IN[0] is such.  (C is below
          U+10000.)  */
       if (k == 0
-          || ((!page || enc_memo_page_get (page, c) == 0)
+          || ((!page || enc_memo_page32_get (page, c) == 0)
               && !(c < 0x80 && enc_memo_ascii (ascii, c))))
         cp[k++] = c;
     }
@@ -873,8 +874,8 @@ shift_enc_learn_utf8 (struct shift_enc *se, uint8_t const *in, size_t n)
 bool
 shift_enc_put (struct shift_enc *se, ucs4_t c, uint8_t *out, size_t *o)
 {
-  uint64_t v = (se->known.page && c <= 0x10FFFF
-                ? enc_memo_page_get (se->known.page, c) : 0);
+  uint64_t v = (se->known.page32 && c <= 0x10FFFF
+                ? enc_memo_page32_get (se->known.page32, c) : 0);
   bool head = se->head_out, shifted = se->shifted;
   if (v == 0 || (v & 0xF) == ENC_NONE)
     return false;
