@@ -163,22 +163,9 @@ run_utf8 (uint8_t const *in, size_t n, uint8_t *out, size_t room,
           size_t *wrote, uint64_t *lines)
 {
   ucs4_t cp[RUN_CHARS];
-  size_t v, produced, taken, k, end;
+  size_t v, taken, k, end;
   uint64_t nl;
-  bool big = false;
-#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  big = true;
-#endif
-  n = min (n, RUN_CHARS);
-  if (kernels->utf8_to_wide_checked)
-    v = kernels->utf8_to_wide_checked (in, n, (uint8_t *) cp, 4, big,
-                                       &produced, &nl);
-  else
-    {
-      v = kernels->utf8_valid_copy (in, n, NULL, &nl);
-      produced = kernels->utf8_to_utf32 (in, v, (uint8_t *) cp, big);
-    }
-  k = produced / 4;
+  v = kernels_utf8_to_values (in, min (n, RUN_CHARS), cp, &k, &nl);
   taken = enc_memo_through (to_learner, cp, k, out, room, wrote);
   if (taken == 0)
     return 0;

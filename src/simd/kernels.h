@@ -132,6 +132,32 @@ struct kernels
 /* The kernels in use; NULL when UTF8CONV_IMPL=reference.  */
 extern struct kernels const *kernels;
 
+/* With the kernels in use (not NULL): the values of a prefix of the
+   UTF-8 at S[0..N) that is well-formed and ends on a character boundary
+   (the longest one, or a little less, as utf8_valid_len), in the
+   machine's byte order, to CP (room for N).  Returns the prefix's
+   length; sets *COUNT to the values and *NEWLINES to the U+000A.  */
+static inline size_t
+kernels_utf8_to_values (uint8_t const *s, size_t n, uint32_t *cp,
+                        size_t *count, uint64_t *newlines)
+{
+  size_t v, produced;
+  bool big = false;
+#if defined __BYTE_ORDER__ && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  big = true;
+#endif
+  if (kernels->utf8_to_wide_checked)
+    v = kernels->utf8_to_wide_checked (s, n, (uint8_t *) cp, 4, big,
+                                       &produced, newlines);
+  else
+    {
+      v = kernels->utf8_valid_copy (s, n, NULL, newlines);
+      produced = kernels->utf8_to_utf32 (s, v, (uint8_t *) cp, big);
+    }
+  *count = produced / 4;
+  return v;
+}
+
 /* Choose the kernels: the best the CPU has, or UTF8CONV_IMPL.  Returns
    false if UTF8CONV_IMPL names an implementation this machine lacks.  */
 bool kernels_select (void);

@@ -1300,6 +1300,31 @@ utf7_sizes() {
   replaced_once "utf8conv: bad:$(( $(wc -l <text.u8) + 1 )): byte $(( $(stat -c %s text.u8) + 6 )): invalid UTF-8: 80 (unexpected continuation byte); 1 error replaced in this file" -t UTF-7
 }
 
+@test "UTF-8 to UTF-7 and UTF-7-IMAP on text that is mostly base64 (every character to iconv(3), runs decoded by the kernels): as iconv(1) writes it at every block size; an ill-formed byte halfway at its line and byte, replaced and strict" {
+  require_charset UTF-7 UTF-7-IMAP
+  local bs enc sizes line byte
+  sizes=$(utf7_sizes)
+  # Glibc writes the optional direct characters in base64: no stretch of
+  # 16 characters that are their bytes, so the runs take everything.
+  prose 5 700 9 '50%' '<tag>' '~home' 'P&L' '[x]' '{y}' '#z' '@w' 'café' \
+    '日本語' '"q"' 'a;b' '€' '𝄞' >text.u8
+  for enc in UTF-7 UTF-7-IMAP; do
+    iconv -f UTF-8 -t "$enc" text.u8 >want
+    converts_as want text.u8 -t "$enc"
+  done
+  line=$(( $(wc -l <text.u8) + 1 ))
+  byte=$(( $(stat -c %s text.u8) + 5 ))
+  { cat text.u8; printf '<50%%>\200{1}\n'; cat text.u8; } >bad
+  { cat text.u8; printf '<50%%>\357\277\275{1}\n'; cat text.u8; } | iconv -f UTF-8 -t UTF-7 >want
+  replaced_once "utf8conv: bad:$line: byte $byte: invalid UTF-8: 80 (unexpected continuation byte); 1 error replaced in this file" -t UTF-7
+  { cat text.u8; printf '<50%%>'; } | iconv -f UTF-8 -t UTF-7 >want
+  for bs in $sizes; do
+    run -1 --separate-stderr "$UTF8CONV" -t UTF-7 --block-size="$bs" -o out bad
+    assert_equal "$stderr" "utf8conv: bad:$line: byte $byte: invalid UTF-8: 80 (unexpected continuation byte)"
+    cmp out want || fail "block size $bs: strict"
+  done
+}
+
 @test "UTF-7 to UTF-8 takes runs of iconv(3) calls: text, and glibc's lone surrogate after it, as a byte at a time gives them, at every block size" {
   require_charset UTF-7
   local bs size sizes='65536 1 7'

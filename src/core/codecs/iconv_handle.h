@@ -121,6 +121,9 @@ struct handle
   bool runs7;
   bool runs7_tried;
   bool enc_base;
+  /* The text is mostly base64: no look for the characters that are
+     their bytes, every one goes to iconv().  */
+  bool runs7_plain;
 };
 
 /* iconv_open, which may not fail: it opened when the charset was
