@@ -502,8 +502,7 @@ memo_free (struct memo *m)
   m->ascii_same = 0;
 }
 
-/* Note in M's `ascii' whether the entry V of C is C's byte alone.  */
-static void
+void
 enc_memo_note_ascii (struct enc_memo *m, ucs4_t c, uint64_t v)
 {
   uint64_t bit;
@@ -516,6 +515,16 @@ enc_memo_note_ascii (struct enc_memo *m, ucs4_t c, uint64_t v)
     m->ascii[c >> 6] &= ~bit;
 }
 
+uint32_t *
+enc_memo_page32_of (struct enc_memo *m, ucs4_t c)
+{
+  if (!m->page32)
+    m->page32 = xcalloc (ENC_PAGES, sizeof *m->page32);
+  if (!m->page32[c >> 8])
+    m->page32[c >> 8] = xcalloc (256, sizeof **m->page32);
+  return m->page32[c >> 8];
+}
+
 /* enc_memo_put's entry V of C in the narrow memo M, if it fits: V, or
    0 when it does not (more than 3 bytes).  */
 static uint64_t
@@ -523,11 +532,7 @@ enc_memo_put32 (struct enc_memo *m, ucs4_t c, uint64_t v)
 {
   if (UINT32_MAX < v)
     return 0;
-  if (!m->page32)
-    m->page32 = xcalloc (ENC_PAGES, sizeof *m->page32);
-  if (!m->page32[c >> 8])
-    m->page32[c >> 8] = xcalloc (256, sizeof **m->page32);
-  m->page32[c >> 8][c & 0xFF] = (uint32_t) v;
+  enc_memo_page32_of (m, c)[c & 0xFF] = (uint32_t) v;
   enc_memo_note_ascii (m, c, v);
   return v;
 }

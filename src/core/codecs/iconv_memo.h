@@ -466,6 +466,31 @@ enc_memo_ascii (uint64_t const ascii[2], ucs4_t c)
   return ascii[c >> 6] >> (c & 63) & 1;
 }
 
+/* The page of C (at most U+10FFFF) in the narrow memo M, made if need
+   be.  */
+uint32_t *enc_memo_page32_of (struct enc_memo *m, ucs4_t c);
+
+/* Note in M's `ascii' whether the entry V of C is C's byte alone.  */
+void enc_memo_note_ascii (struct enc_memo *m, ucs4_t c, uint64_t v);
+
+/* enc_memo_put for the narrow memo M, of C (at most U+10FFFF), whose
+   LEN bytes (1 or 2; 0: iconv(3) cannot encode it) are at S: inline,
+   for the loop that learns them by dozens (iconv_shift_enc.c).  */
+static inline void
+enc_memo_put_short (struct enc_memo *m, ucs4_t c, uint8_t const *s,
+                    unsigned int len)
+{
+  uint32_t v = (len == 0 ? ENC_NONE
+                : len == 1 ? 1 | (uint32_t) s[0] << 8
+                : 2 | (uint32_t) s[0] << 8 | (uint32_t) s[1] << 16);
+  uint32_t *pg = m->page32 ? m->page32[c >> 8] : NULL;
+  if (!pg)
+    pg = enc_memo_page32_of (m, c);
+  pg[c & 0xFF] = v;
+  if (c < 0x80)
+    enc_memo_note_ascii (m, c, v);
+}
+
 /* Write the bytes of the known entry V to OUT; their number, or -1 for
    ENC_NONE.  */
 static inline int

@@ -302,7 +302,10 @@ pairs_utf8 (uint32_t *const *page, uint8_t const *in, size_t *i, size_t n,
             uint8_t *out, size_t *w, size_t end)
 {
   size_t k = *i, o = *w;
-  while (k + 3 <= n && o < end)
+  /* Two bytes written for three read: O stays below END while K stays
+     below K + END - O, so one bound does for both.  */
+  size_t lim = end - o + 2 < n - k ? k + (end - o) + 2 : n;
+  while (k + 3 <= lim)
     {
       uint32_t b = in[k], c1 = in[k + 1] ^ 0x80u, c2 = in[k + 2] ^ 0x80u;
       ucs4_t c = (b & 0x0F) << 12 | c1 << 6 | c2;
@@ -333,28 +336,40 @@ singles_utf8 (uint32_t *const *page, uint64_t const *ascii,
 {
   size_t k = *i, o = *w;
   uint64_t lines = 0;
-  while (k < n && o < end)
+  /* The page of U+0000..U+00FF, which most characters of one byte are
+     in (the others' pages are read for each).  */
+  uint32_t const *low = page[0];
+  /* A byte written for one or two read: one bound does for both.  */
+  size_t lim = end - o < n - k ? k + (end - o) : n;
+  while (k < lim)
     {
       ucs4_t c = in[k];
-      size_t r = 1;
-      uint32_t const *pg;
+      uint32_t const *pg = low;
       uint32_t v;
-      if (c >= 0x80)
+      if (c < 0x80)
+        {
+          if ((ascii && enc_memo_ascii (ascii, c)) || !pg
+              || ((v = pg[c]) & 0x1F) != 1)
+            break;
+          out[o++] = (uint8_t) (v >> 8);
+          lines += c == 0x0A;
+          k++;
+          continue;
+        }
+      else
         {
           uint32_t c1;
           if (c < 0xC2 || c >= 0xE0 || k + 2 > n
               || (c1 = in[k + 1] ^ 0x80u) >= 0x40)
             break;
           c = (c & 0x1F) << 6 | c1;
-          r = 2;
         }
-      else if (ascii && enc_memo_ascii (ascii, c))
-        break;
-      if (!(pg = page[c >> 8]) || ((v = pg[c & 0xFF]) & 0x1F) != 1)
+      if (c >= 0x100)
+        pg = page[c >> 8];
+      if (!pg || ((v = pg[c & 0xFF]) & 0x1F) != 1)
         break;
       out[o++] = (uint8_t) (v >> 8);
-      lines += c == 0x0A;
-      k += r;
+      k += 2;
     }
   *i = k;
   *w = o;
@@ -753,7 +768,9 @@ learn_batch (struct shift_enc *se, ucs4_t const *want, size_t n,
         }
       if (shifted && i + 2 > bytes)
         return 0;
-      memcpy (got[j], p + i, 1 + shifted);
+      /* (Two stores, not a call of memcpy of a length it must read.)  */
+      got[j][0] = p[i];
+      got[j][1] = shifted ? p[i + 1] : 0;
       len[j++] = (uint8_t) (1 + shifted);
       i += 1 + shifted;
     }
@@ -826,7 +843,7 @@ shift_enc_learn_ahead (struct shift_enc *se, ucs4_t const *cp, size_t n)
     return 0;
   for (j = 0; j < good; j++)
     {
-      enc_memo_put (&se->known, want[j], got[j], len[j], len[j] == 0);
+      enc_memo_put_short (&se->known, want[j], got[j], len[j]);
       if (len[j] != 0)
         se->sample[len[j] - 1] = want[j];
     }
