@@ -515,13 +515,24 @@ enc_memo_note_ascii (struct enc_memo *m, ucs4_t c, uint64_t v)
     m->ascii[c >> 6] &= ~bit;
 }
 
+/* Note that M has a page of C.  */
+static void
+note_page (struct enc_memo *m, ucs4_t c)
+{
+  if (m->page_end <= c >> 8)
+    m->page_end = (c >> 8) + 1;
+}
+
 uint32_t *
 enc_memo_page32_of (struct enc_memo *m, ucs4_t c)
 {
   if (!m->page32)
     m->page32 = xcalloc (ENC_PAGES, sizeof *m->page32);
   if (!m->page32[c >> 8])
-    m->page32[c >> 8] = xcalloc (256, sizeof **m->page32);
+    {
+      m->page32[c >> 8] = xcalloc (256, sizeof **m->page32);
+      note_page (m, c);
+    }
   return m->page32[c >> 8];
 }
 
@@ -556,7 +567,10 @@ enc_memo_put (struct enc_memo *m, ucs4_t c, uint8_t const *s, size_t len,
   if (!m->page)
     m->page = xcalloc (ENC_PAGES, sizeof *m->page);
   if (!m->page[c >> 8])
-    m->page[c >> 8] = xcalloc (256, sizeof **m->page);
+    {
+      m->page[c >> 8] = xcalloc (256, sizeof **m->page);
+      note_page (m, c);
+    }
   m->page[c >> 8][c & 0xFF] = v;
   enc_memo_note_ascii (m, c, v);
   return v;
@@ -883,17 +897,20 @@ enc_memo_free (struct enc_memo *m)
   m->ascii[0] = m->ascii[1] = 0;
   free (m->pairs);
   m->pairs = NULL;
+  /* The pages made are below page_end: no look at the others.  */
   if (m->page32)
     {
-      for (k = 0; k < ENC_PAGES; k++)
+      for (k = 0; k < m->page_end; k++)
         free (m->page32[k]);
       free (m->page32);
       m->page32 = NULL;
     }
-  if (!m->page)
-    return;
-  for (k = 0; k < ENC_PAGES; k++)
-    free (m->page[k]);
-  free (m->page);
-  m->page = NULL;
+  if (m->page)
+    {
+      for (k = 0; k < m->page_end; k++)
+        free (m->page[k]);
+      free (m->page);
+      m->page = NULL;
+    }
+  m->page_end = 0;
 }

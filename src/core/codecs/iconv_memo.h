@@ -402,6 +402,7 @@ struct enc_memo
      unknown.)  */
   uint32_t **page32;
   bool narrow;
+  unsigned int page_end;        /* One past the last page made.  */
   uint64_t ascii[2];            /* A bit for each of 00..7F whose entry
                                    is that byte alone (the fast path
                                    copies runs of them).  */
