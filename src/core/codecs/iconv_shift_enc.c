@@ -302,10 +302,7 @@ pairs_utf8 (uint32_t *const *page, uint8_t const *in, size_t *i, size_t n,
             uint8_t *out, size_t *w, size_t end)
 {
   size_t k = *i, o = *w;
-  /* Two bytes written for three read: O stays below END while K stays
-     below K + END - O, so one bound does for both.  */
-  size_t lim = end - o + 2 < n - k ? k + (end - o) + 2 : n;
-  while (k + 3 <= lim)
+  while (k + 3 <= n && o < end)
     {
       uint32_t b = in[k], c1 = in[k + 1] ^ 0x80u, c2 = in[k + 2] ^ 0x80u;
       ucs4_t c = (b & 0x0F) << 12 | c1 << 6 | c2;
