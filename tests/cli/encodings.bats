@@ -1325,6 +1325,28 @@ utf7_sizes() {
   done
 }
 
+@test "UTF-8 to ISO-2022-CN, whose encoder no memo follows (runs of values a call, decoded by the kernels): as iconv(1) writes it at every block size; a character it cannot encode halfway at its line and byte, replaced and strict" {
+  require_charset ISO-2022-CN
+  local bs sizes line byte
+  sizes=$(block_sizes)
+  # GB 2312 after ESC $ ) A and SO, CNS 11643 plane 1 after ESC $ ) G
+  # and plane 2 after ESC $ * H and ESC N; ASCII after SI.
+  prose 3 900 9 中文 資料 臺灣 電腦 數據 的 是 the data ok '(1)' 乾 >text.u8
+  iconv -f UTF-8 -t ISO-2022-CN text.u8 >want
+  converts_as want text.u8 -t ISO-2022-CN
+  line=$(( $(wc -l <text.u8) + 1 ))
+  byte=$(( $(stat -c %s text.u8) + 6 ))
+  { cat text.u8; printf '\344\270\255\346\226\207\342\202\254\346\226\207 ok\n'; cat text.u8; } >bad
+  { cat text.u8; printf '\344\270\255\346\226\207?\346\226\207 ok\n'; cat text.u8; } | iconv -f UTF-8 -t ISO-2022-CN >want
+  replaced_once "utf8conv: bad:$line: byte $byte: cannot encode U+20AC in ISO-2022-CN: E2 82 AC (unencodable character); 1 error replaced in this file" -t ISO-2022-CN
+  for bs in $sizes; do
+    run -1 --separate-stderr "$UTF8CONV" -t ISO-2022-CN --block-size="$bs" -o out bad
+    assert_equal "$stderr" "utf8conv: bad:$line: byte $byte: cannot encode U+20AC in ISO-2022-CN: E2 82 AC (unencodable character)"
+    { cat text.u8; printf '\344\270\255\346\226\207'; } | iconv -f UTF-8 -t ISO-2022-CN >want
+    cmp out want || fail "block size $bs: strict"
+  done
+}
+
 @test "UTF-7 to UTF-8 takes runs of iconv(3) calls: text, and glibc's lone surrogate after it, as a byte at a time gives them, at every block size" {
   require_charset UTF-7
   local bs size sizes='65536 1 7'
