@@ -679,6 +679,29 @@ plain_from_utf8 (uint8_t const *in, size_t *i, size_t n, ucs4_t *cp,
   return k;
 }
 
+/* Give the K values at CP to the iconv_t of H in one call (as UCS-4 in
+   the machine's order, or as UTF-32LE through LE, room for K), into OUT
+   at *O (room up to CAP), and move *O past what it wrote: how many it
+   took.  */
+static size_t
+run_call (struct handle *h, ucs4_t const *cp, size_t k, uint8_t *le,
+          uint8_t *out, size_t *o, size_t cap)
+{
+  ICONV_CONST char *ip = (ICONV_CONST char *) cp;
+  char *op = (char *) out + *o;
+  size_t j, il = 4 * k, ol = cap - *o;
+  if (!h->host)
+    {
+      for (j = 0; j < k; j++)
+        enc_learner_unit (false, cp[j], le + 4 * j);
+      ip = (ICONV_CONST char *) le;
+    }
+  iconv (h->cd, &ip, &il, &op, &ol);
+  h->order = UNITS_UNKNOWN;
+  *o = cap - ol;
+  return k - il / 4;
+}
+
 /* The bytes of the UTF-8 form of the N values at CP.  */
 static size_t
 utf8_bytes (ucs4_t const *cp, size_t n)
@@ -719,9 +742,7 @@ runs_utf8 (struct bridge const *b, struct handle *h, uint8_t const *in,
     }
   while (i < n && cap - *o >= MAX_ENCODED)
     {
-      ICONV_CONST char *ip;
-      char *op;
-      size_t k, j, taken, il, ol, start, room = (cap - *o) / RUN_MAX_BYTES;
+      size_t k, j, taken, start, room = (cap - *o) / RUN_MAX_BYTES;
       uint64_t lines;
       if (h->enc_base && !h->runs7_plain)
         {
@@ -742,20 +763,7 @@ runs_utf8 (struct bridge const *b, struct handle *h, uint8_t const *in,
                             room < RUN_MAX ? room : RUN_MAX, &lines));
       if (k == 0)
         break;
-      if (h->host)
-        ip = (ICONV_CONST char *) cp;
-      else
-        {
-          for (j = 0; j < k; j++)
-            enc_learner_unit (false, cp[j], le + 4 * j);
-          ip = (ICONV_CONST char *) le;
-        }
-      il = 4 * k;
-      op = (char *) out + *o;
-      ol = cap - *o;
-      iconv (h->cd, &ip, &il, &op, &ol);
-      taken = k - il / 4;
-      *o = cap - ol;
+      taken = run_call (h, cp, k, le, out, o, cap);
       if (taken < k)
         {
           i = start + utf8_bytes (cp, taken);
@@ -808,9 +816,7 @@ plain_runs_utf8 (struct bridge const *b, struct handle *h,
   uint64_t nl = 0;
   while (i < n && cap - *o >= MAX_ENCODED)
     {
-      ICONV_CONST char *ip;
-      char *op;
-      size_t start = i, k, j, taken, il, ol;
+      size_t start = i, k, taken;
       uint64_t lines;
       k = plain_from_utf8 (in, &i, n, cp, RUN_MAX, &lines);
       if (k > 0 && composes (b, h, cp[k - 1]))
@@ -824,21 +830,7 @@ plain_runs_utf8 (struct bridge const *b, struct handle *h,
           i = start;
           break;
         }
-      if (h->host)
-        ip = (ICONV_CONST char *) cp;
-      else
-        {
-          for (j = 0; j < k; j++)
-            enc_learner_unit (false, cp[j], le + 4 * j);
-          ip = (ICONV_CONST char *) le;
-        }
-      il = 4 * k;
-      op = (char *) out + *o;
-      ol = cap - *o;
-      iconv (h->cd, &ip, &il, &op, &ol);
-      h->order = UNITS_UNKNOWN;
-      taken = k - il / 4;
-      *o = cap - ol;
+      taken = run_call (h, cp, k, le, out, o, cap);
       if (taken < k)
         {
           /* It could not encode one, or ran out of room: the state
