@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "codecs/iconv_bridge.h"
+#include "codecs/iconv_memo.h"
 #include "helpers.h"
 #include "iconv_model.h"
 #include "tap.h"
@@ -748,6 +749,105 @@ iconv_substitutes (void)
   return answer;
 }
 
+/* What test_ucs4 counts: the charsets whose decoder gives WCHAR_T a
+   value outside Unicode's scalar values, and of them those that
+   memo_ucs4_from would decode into WCHAR_T all the same.  */
+struct outside
+{
+  size_t charsets, outside, wrong;
+};
+
+/* Whether CD (to WCHAR_T, UCS-4 in the machine's order) decodes some of
+   IN[0..N), each byte it refuses skipped, to a surrogate or a value
+   above U+10FFFF.  */
+static bool
+gives_outside (iconv_t cd, uint8_t const *in, size_t n)
+{
+  size_t i = 0;
+  while (i < n)
+    {
+      uint32_t out[256];
+      ICONV_CONST char *ip = (ICONV_CONST char *) (in + i);
+      char *op = (char *) out;
+      size_t il = n - i, ol = sizeof out, k;
+      int err = iconv (cd, &ip, &il, &op, &ol) == (size_t) -1 ? errno : 0;
+      for (k = 0; k < (sizeof out - ol) / 4; k++)
+        if ((0xD800 <= out[k] && out[k] < 0xE000) || 0x10FFFF < out[k])
+          return true;
+      i = n - il;
+      if (err == EILSEQ)
+        i++;
+      else if (err != E2BIG)
+        break;
+    }
+  return false;
+}
+
+/* The check of memo_ucs4_from for one charset NAME (iconv_bridge_names'
+   callback): random bytes decoded to WCHAR_T, a third of them any byte,
+   a third half from the alphabets of UTF-7's base64 (and IMAP's), a
+   third half from 80..BF.  */
+static void
+test_ucs4_charset (char const *name, void *arg)
+{
+  enum { THIRD = 1 << 14 };
+  static uint8_t in[3 * THIRD];
+  static char const b64[] = "+-&,ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                            "abcdefghijklmnopqrstuvwxyz0123456789/";
+  struct outside *o = arg;
+  iconv_t cd = iconv_open ("WCHAR_T", name);
+  size_t k;
+
+  if (cd == (iconv_t) -1)
+    return;
+  o->charsets++;
+  rng_state = 12345;
+  for (k = 0; k < sizeof in; k++)
+    {
+      uint32_t r = rng ();
+      in[k] = (uint8_t) (r >> 8);
+      if (r & 1 && THIRD <= k)
+        in[k] = (k < 2 * THIRD ? (uint8_t) b64[(r >> 1) % (sizeof b64 - 1)]
+                 : (uint8_t) (0x80 + (r >> 1) % 64));
+    }
+  if (gives_outside (cd, in, sizeof in))
+    {
+      o->outside++;
+      if (getenv ("UTF8CONV_TEST_VERBOSE"))
+        diag ("%s decodes to values outside Unicode", name);
+      if (strcmp (memo_ucs4_from (name), "UTF-32LE") != 0)
+        {
+          o->wrong++;
+          diag ("%s decodes to values outside Unicode, but memo_ucs4_from "
+                "chose %s", name, memo_ucs4_from (name));
+        }
+    }
+  iconv_close (cd);
+}
+
+/* Decoders read iconv(3)'s WCHAR_T where it is UTF-32LE's bytes, but
+   only those that give nothing that UTF-32LE refuses: every charset
+   listed whose decoder does is found by memo_ucs4_from's witnesses.  */
+static void
+test_ucs4 (void)
+{
+  struct outside o;
+  memset (&o, 0, sizeof o);
+  if (strcmp (memo_ucs4 (), "WCHAR_T") != 0)
+    {
+      tap_count++;
+      printf ("ok %d # SKIP iconv(3)'s WCHAR_T is not UTF-32LE's bytes "
+              "here: decoders read UTF-32LE\n", tap_count);
+      return;
+    }
+  iconv_bridge_names (test_ucs4_charset, &o);
+  diag ("%zu of %zu charsets decode to values outside Unicode's scalar "
+        "values", o.outside, o.charsets);
+  ok (o.wrong == 0 && o.charsets > 0,
+      "memo_ucs4_from reads UTF-32LE from every charset that decodes to "
+      "values outside Unicode (%zu of %zu do not)", o.wrong, o.outside);
+}
+
 /* The test of one charset NAME (iconv_bridge_names' callback).  */
 static void
 test_charset (char const *name, void *arg)
@@ -835,6 +935,7 @@ main (void)
     }
   test_units (&t);
   test_shifting (&t);
+  test_ucs4 ();
   diag ("%zu charsets compared, %zu that iconv(3) cannot open both ways "
         "skipped", t.charsets, t.skipped);
   for (k = 0; k < POLICIES; k++)

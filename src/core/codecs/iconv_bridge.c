@@ -118,7 +118,14 @@ static void
 bridge_decoder_open (struct decoder *d)
 {
   struct bridge const *b = bridge_of (d->codec);
-  struct handle *h = bridge_open_handle ("UTF-32LE", b->name);
+  struct handle *h;
+  /* UCS-4 that lets nothing through which UTF-32LE refuses: a Unicode
+     form (UCS-4's surrogates, UTF-8's 5 bytes) is read in UTF-32LE.  */
+  if (!b->charset->ucs4_from)
+    b->charset->ucs4_from = ((b->sc.codec.flags & CODEC_UNICODE) || b->unit
+                             || strcmp (b->ucs4, "WCHAR_T") != 0
+                             ? "UTF-32LE" : memo_ucs4_from (b->name));
+  h = bridge_open_handle (b->charset->ucs4_from, b->name);
   h->charset = b->charset;
   h->unit = b->unit;
   h->order = UNITS_UNKNOWN;
@@ -703,6 +710,14 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
   return status;
 }
 
+/* Whether iconv(3) opens from UCS4 to NAME and from TO_NAME to it.  */
+static bool
+opens_both (char const *ucs4, char const *name, char const *to_name)
+{
+  return (iconv_bridge_opens (ucs4, name)
+          && iconv_bridge_opens (to_name, ucs4));
+}
+
 struct codec const *
 iconv_bridge_find (char const *name, bool translit,
                    struct codec const *exact)
@@ -710,6 +725,7 @@ iconv_bridge_find (char const *name, bool translit,
   static char const *const no_aliases[] = { NULL };
   struct bridge *b;
   char *upper, *to_name;
+  char const *ucs4;
   size_t k, len = strlen (name);
 
   /* An empty name would mean the locale's encoding to glibc, which
@@ -745,7 +761,12 @@ iconv_bridge_find (char const *name, bool translit,
       memcpy (to_name, upper, len);
       strcpy (to_name + len, "//TRANSLIT");
     }
-  if (!iconv_bridge_opens ("UTF-32LE", upper) || !iconv_bridge_opens (to_name, "UTF-32LE"))
+  /* UCS-4 as memo_ucs4 () names it, or UTF-32LE where that opens
+     nothing (glibc's WCHAR_T, from and to itself).  */
+  ucs4 = memo_ucs4 ();
+  if (!opens_both (ucs4, upper, to_name)
+      && (strcmp (ucs4, "UTF-32LE") == 0
+          || !opens_both (ucs4 = "UTF-32LE", upper, to_name)))
     {
       if (to_name != upper)
         free (to_name);
@@ -756,6 +777,7 @@ iconv_bridge_find (char const *name, bool translit,
   b = xzalloc (sizeof *b);
   b->name = upper;
   b->to_name = to_name;
+  b->ucs4 = ucs4;
   b->exact = exact;
   b->translit = translit ? iconv_translit_locale () : (locale_t) 0;
   b->charset = xzalloc (sizeof *b->charset);

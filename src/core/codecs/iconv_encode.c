@@ -58,16 +58,21 @@ void
 bridge_encoder_open (struct encoder *e)
 {
   struct bridge const *b = bridge_of (e->codec);
-  struct handle *h = bridge_open_handle (b->to_name, "UTF-32LE");
-  e->impl = h;
   /* Runs of units, no memo: unless it transliterates or EXACT is.  */
-  if (!b->translit && b->to_name == b->name && !b->exact && b->unit)
+  bool units = !b->translit && b->to_name == b->name && !b->exact && b->unit;
+  char const *ucs4 = units ? "UTF-32LE" : b->ucs4;
+  struct handle *h = bridge_open_handle (b->to_name, ucs4);
+  e->impl = h;
+  if (units)
     {
       h->unit = b->unit;
       h->order = UNITS_UNKNOWN;
       return;
     }
-  open_host (h, b->to_name);
+  if (strcmp (ucs4, "WCHAR_T") == 0)
+    h->host = true;
+  else
+    open_host (h, b->to_name);
   /* Not for a Unicode form (a BOM written once, UTF-7's base64), nor
      with //TRANSLIT; and only for a charset whose decoder keeps no
      state as far as the probe can tell.  */
@@ -98,7 +103,7 @@ static iconv_t
 probe_of (struct bridge const *b, struct handle *h)
 {
   if (h->probe == (iconv_t) -1)
-    h->probe = bridge_iconv_open (b->to_name, "UTF-32LE");
+    h->probe = bridge_iconv_open (b->to_name, b->ucs4);
   return h->probe;
 }
 

@@ -40,6 +40,8 @@ struct bridge
   struct enc_memo *enc;         /* What its encoders learned.  */
   unsigned int unit;            /* A form of fixed units: their size
                                    (iconv_units.c), or 0.  */
+  char const *ucs4;             /* memo_ucs4 (), or UTF-32LE where
+                                   that opens no encoder (WCHAR_T's).  */
   struct bridge *next;          /* All bridges, to find them again.  */
 };
 

@@ -373,9 +373,9 @@ learn_marks (iconv_t cd, struct hold_table *t, uint8_t const *cand,
 }
 
 static struct hold_table *
-hold_table_new (char const *fromcode)
+hold_table_new (char const *fromcode, char const *ucs4)
 {
-  iconv_t cd = iconv_open ("UTF-32LE", fromcode);
+  iconv_t cd = iconv_open (ucs4, fromcode);
   struct hold_table *t;
   uint8_t held[256], cand[256];
   size_t nheld = 0, ncand = 0;
@@ -421,7 +421,8 @@ hold_table_of (struct memo_charset *cs, char const *fromcode)
      without it.  */
   if (!cs->hold_decided && ++cs->hold_seen >= HOLD_AFTER)
     {
-      cs->hold = hold_table_new (fromcode);
+      cs->hold = hold_table_new (fromcode, cs->ucs4_from ? cs->ucs4_from
+                                           : "UTF-32LE");
       cs->hold_decided = true;
     }
   return cs->hold;

@@ -461,7 +461,7 @@ escape_note (struct shift_track *t, struct memo_charset *cs,
 {
   uint8_t bad[2];
   iconv_t cd;
-  bool refused = false;
+  bool refused = false, host;
   if (used < 2 || SHIFT_SEQ_MAX < used || cs->escapes_tried
       || !cs->together || cs->shifts != 0 || cs->sentinel_len == 0)
     return false;
@@ -485,10 +485,11 @@ escape_note (struct shift_track *t, struct memo_charset *cs,
   cs->si_len = (unsigned int) used;
   cs->so = cs->so_seq[0];
   cs->si = cs->si_seq[0];
-  if ((cd = iconv_open ("UTF-32LE", fromcode)) == (iconv_t) -1)
+  host = strcmp (memo_ucs4 (), "WCHAR_T") == 0;
+  if ((cd = iconv_open (memo_ucs4 (), fromcode)) == (iconv_t) -1)
     return false;
-  cs->shifting = (find_wide (cs, cd, false, bad, &refused)
-                  && shift_checks (cs, cd, false, bad, cs->single,
+  cs->shifting = (find_wide (cs, cd, host, bad, &refused)
+                  && shift_checks (cs, cd, host, bad, cs->single,
                                    cs->single_cp, cs->nsingle));
   iconv_close (cd);
   if (!cs->shifting)

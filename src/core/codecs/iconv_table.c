@@ -195,6 +195,7 @@ probe_decode (iconv_t cd, ucs4_t *dec)
       uint8_t byte = k < FIRST ? first[k] : (uint8_t) (k - FIRST + 0x80);
       uint8_t out[4 * PIVOT_MIN_ROOM];
       size_t used, bytes;
+      ucs4_t c;
       int err;
       if (k >= FIRST)
         {
@@ -216,9 +217,11 @@ probe_decode (iconv_t cd, ucs4_t *dec)
       if (used != 1 || bytes != 4 || err != 0
           || flush_into (cd, out, sizeof out) != 0)
         return false;
-      dec[byte] = get32le (out);
-      if (0x10FFFF < dec[byte])
+      /* What UTF-32LE refuses, WCHAR_T lets through (memo_ucs4).  */
+      c = get32le (out);
+      if (0x10FFFF < c || (0xD800 <= c && c < 0xE000))
         return false;
+      dec[byte] = c;
     }
   for (b = 0; b < 256; b++)
     if (dec[b] != TABLE_UNDEFINED)
@@ -269,7 +272,10 @@ make_table (char const *name)
 {
   static char const *const no_aliases[] = { NULL };
   struct table_codec *t;
-  iconv_t cd = iconv_open ("UTF-32LE", name);
+  /* Each value probe_decode reads is checked to be a scalar value, and
+     the encoder is given none other.  */
+  char const *ucs4 = memo_ucs4 ();
+  iconv_t cd = iconv_open (ucs4, name);
   bool ascii = true;
   unsigned int b;
 
@@ -277,7 +283,7 @@ make_table (char const *name)
     return NULL;
   t = xzalloc (sizeof *t);
   if (!probe_decode (cd, t->dec)
-      || (t->cd = iconv_open (name, "UTF-32LE")) == (iconv_t) -1)
+      || (t->cd = iconv_open (name, ucs4)) == (iconv_t) -1)
     {
       iconv_close (cd);
       free (t);

@@ -130,8 +130,12 @@ units_probe (char const *name)
   size_t a, b, used;
   unsigned int unit;
   int err;
-  iconv_t enc = iconv_open (name, "UTF-32LE"), dec;
+  /* Scalar values only: memo_ucs4 () reads them as UTF-32LE does (but
+     glibc opens nothing from WCHAR_T to WCHAR_T).  */
+  iconv_t enc = iconv_open (name, memo_ucs4 ()), dec;
 
+  if (enc == (iconv_t) -1)
+    enc = iconv_open (name, "UTF-32LE");
   if (enc == (iconv_t) -1)
     return 0;
   a = probe_encode (enc, v, 1, one, sizeof one);
