@@ -548,6 +548,68 @@ sys.stdout.write(string.ascii_letters + string.digits + " .,;:!?\n" + "\u20ac " 
   done
 }
 
+@test "ISO-2022-JP with a terminal's colours: ESC before [ is U+001B alone, read through the memo as iconv(3) reads it, at every block size" {
+  require_charset ISO-2022-JP
+  # Ten lines of ESC [ 3k m, 日本 between ESC $ B and ESC ( B, ESC [ 0 m,
+  # " k"; an illegal FF on the eleventh; ten lines more.  The memo learns
+  # the shifts, then what each ESC [ 3 and ESC [ 0 are (memo_lone): it
+  # stopped at the first of those once it knew the shifts, and left the
+  # rest of the file to a call of iconv() a character.
+  local k bs input='' want='' want16='' wantl1=''
+  for k in 0 1 2 3 4 5 6 7 8 9; do
+    input+="\\x1b[3${k}m\\x1b\$BF|K\\\\\\x1b(B\\x1b[0m $k\\n"
+    want+="1b5b333${k}6de697a5e69cac1b5b306d203${k}0a"
+    want16+="1b005b0033003${k}006d00e5652c671b005b0030006d0020003${k}000a00"
+    wantl1+="1b5b333${k}6d3f3f1b5b306d203${k}0a"
+  done
+  local bad='\x1b[33mb\xff\x1b[0m\n'
+  for bs in 65536 1 2 3 5; do
+    conv 0 "$want" "$input" -f ISO-2022-JP --block-size=$bs
+    conv 0 "$want16" "$input" -f ISO-2022-JP -t UTF-16LE --block-size=$bs
+    conv 0 "${want}1b5b33336d62efbfbd1b5b306d0a$want" "$input$bad$input" -f ISO-2022-JP -e replace --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:11: byte 226: invalid ISO-2022-JP: FF (invalid byte); 1 error replaced in this file"
+    conv 1 "${want}1b5b33336d62" "$input$bad$input" -f ISO-2022-JP --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:11: byte 226: invalid ISO-2022-JP: FF (invalid byte)"
+    # Each 日 and 本 named where it is, after the colours.
+    conv 0 "$wantl1" "$input" -f ISO-2022-JP -t ISO-8859-1 -e replace --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:1: byte 5: cannot encode U+65E5 in ISO-8859-1: 1B 24 42 46 7C (unencodable character); 20 errors replaced in this file"
+    conv 1 "1b5b33306d" "$input" -f ISO-2022-JP -t ISO-8859-1 --block-size=$bs
+  done
+  # No shift in the text: the memo of the one state reads ESC [ 3k once
+  # it has seen it twice, to UTF-8, UTF-16 and through the pivot.
+  local plain='' wplain='' w16='' wl1
+  for k in 0 1 2 3 4 5 6 7 8 9; do
+    plain+="\\x1b[3${k}mab\\x1b[0m $k\\n"
+    wplain+="1b5b333${k}6d61621b5b306d203${k}0a"
+    w16+="1b005b0033003${k}006d00610062001b005b0030006d0020003${k}000a00"
+  done
+  for bs in 65536 1 2 3 5; do
+    conv 0 "$wplain$wplain$wplain" "$plain$plain$plain" -f ISO-2022-JP --block-size=$bs
+    conv 0 "$w16$w16$w16" "$plain$plain$plain" -f ISO-2022-JP -t UTF-16LE --block-size=$bs
+    conv 0 "$wplain$wplain$wplain" "$plain$plain$plain" -f ISO-2022-JP -t ISO-8859-1 --block-size=$bs
+    conv 0 "${wplain}${wplain}1b5b33336d62efbfbd1b5b306d0a$wplain" "$plain$plain$bad$plain" -f ISO-2022-JP -e replace --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:21: byte 286: invalid ISO-2022-JP: FF (invalid byte); 1 error replaced in this file"
+  done
+}
+
+@test "ISO-2022-KR with a terminal's colours: each ESC [ 3k read through the memo once seen twice, as iconv(3) reads it, at every block size" {
+  require_charset ISO-2022-KR
+  # The header, then ten lines of ESC [ 3k m, SO 가 SI, ESC [ 0 m, " k",
+  # twice; an illegal FF between.  ESC [ 3k was left to a call of
+  # iconv() (and a window of the state machine) each time.
+  local k bs input='\x1b$)C' lines='' want=''
+  for k in 0 1 2 3 4 5 6 7 8 9; do
+    lines+="\\x1b[3${k}m\\x0e0!\\x0f\\x1b[0m $k\\n"
+    want+="1b5b333${k}6deab0801b5b306d203${k}0a"
+  done
+  input+="$lines$lines"
+  for bs in 65536 1 2 3 5; do
+    conv 0 "$want$want" "$input" -f ISO-2022-KR --block-size=$bs
+    conv 0 "${want}efbfbd$want" "\\x1b\$)C$lines\\xff$lines" -f ISO-2022-KR -e replace --block-size=$bs
+    assert_equal "$(cat err)" "utf8conv: in:11: byte 164: invalid ISO-2022-KR: FF (invalid byte); 1 error replaced in this file"
+  done
+}
+
 @test "the iconv(3) bridge: an illegal byte and a lead byte before a newline inside multi-byte text" {
   require_full_iconv
   # 日本 a 日 FF 本 (0x93 then a newline: one illegal byte, the newline

@@ -568,16 +568,84 @@ blame_next_byte (struct handle *h, uint8_t const *s, size_t used)
     handle_memo_stop (h);
 }
 
-/* A call of iconv() consumed S[0..USED) and gave the values at
-   OUT[0..BYTES): if that consumed a shift byte of the charset too
-   (ISO-2022-KR's ESC SO), follow it (iconv_shift.c) or stop the memo of
-   H, and return true.  */
+/* The call of iconv() on the K bytes at S (2 or more, each shorter
+   prefix a valid beginning: iconv() said EINVAL, or the memo knew it
+   did), from where no character is begun, used them all and gave K
+   values at OUT (ERR: its errno, 0 for none): let the memo of H read
+   them so at once (memo_lone), if it may,
+   when the first is S[0] alone (a lone ESC, which glibc's ISO-2022-JP
+   reads as U+001B before a byte that begins no escape sequence) and
+   those after it are the bytes after it read alone, as the probe shows
+   from the initial state, before the sentinel.  In the initial state
+   only, or the one the memo of the shifts follows, as memo_learn_singles
+   (each state has its memo).  True when the memo reads them so (a
+   shift among them would have given no value: the memo of the shifts
+   has nothing to follow); false when it may not, or the memo stopped.  */
+static bool
+learn_lone (struct handle *h, uint8_t const *s, size_t k, int err,
+            uint8_t const *out)
+{
+  ucs4_t v[MEMO_DEPTH];
+  size_t j;
+
+  if (!h->memo_on || h->shift.limbo || (h->prefix > 0 && !h->shift.on)
+      || h->shift.shifted || h->hold || err != 0 || k > MEMO_DEPTH
+      || h->memo.nodes == 0)
+    return false;
+  if (!h->charset->decided)
+    shift_probe_charset (h->charset, h->fromcode);
+  if (!(h->charset->suits || (h->charset->shifting && h->shift.on)))
+    return false;
+  for (j = 0; j < k; j++)
+    v[j] = get32le (out + 4 * j);
+  for (j = 1; j < k; j++)
+    if (h->memo.node[s[j]] != (MEMO_CHAR | v[j]))
+      return false;
+  if (!memo_check_values (probe_of (h), h->probe_host, h->charset, s, k, v,
+                          k))
+    return false;
+  if (!memo_lone (&h->memo, s, k, v[0]))
+    {
+      handle_memo_stop (h);
+      return false;
+    }
+  return true;
+}
+
+/* Whether the K bytes at S (2 to 4) are in H's lone_seen, which keeps
+   them otherwise.  */
+static bool
+lone_again (struct handle *h, uint8_t const *s, size_t k)
+{
+  uint32_t key = 0, *slot;
+  size_t j;
+  if (k > 4)
+    return false;
+  for (j = 0; j < k; j++)
+    key |= (uint32_t) s[j] << (8 * j);
+  slot = &h->lone_seen[(key * UINT32_C (2654435761)) >> 26];
+  if (*slot == key)
+    return true;
+  *slot = key;
+  return false;
+}
+
+/* A call of iconv() consumed S[0..USED) (K bytes shown, ERR its errno)
+   and gave the values at OUT[0..BYTES): if that consumed a shift byte of
+   the charset too (ISO-2022-KR's ESC SO), follow it (iconv_shift.c) or
+   stop the memo of H, and return true.  Where the bytes were a value
+   each, no shift was among them: the first byte of a shift, alone
+   (ISO-2022-JP's ESC before "[31m" of a terminal's colours), which the
+   memo reads once learn_lone has shown what they do.  */
 static bool
 shift_with_values (struct handle *h, uint8_t const *s, size_t used,
-                   uint8_t const *out, size_t bytes)
+                   size_t k, int err, uint8_t const *out, size_t bytes)
 {
   if (!h->memo_on || !shift_in_values (h->charset, h->fromcode, s, used))
     return false;
+  if (used == k && bytes == 4 * k
+      && (learn_lone (h, s, k, err, out) || !h->memo_on))
+    return true;
   h->shift.fromcode = h->fromcode;
   if (!shift_after_values (&h->shift, &h->memo, h->charset, s, used, out,
                            bytes))
@@ -604,6 +672,29 @@ convert_one (struct handle *h, struct view const *v, size_t room,
       if (!(bytes == 0 && *used == 0 && *err == EINVAL && *k < v->len))
         return bytes;
     }
+}
+
+/* The call of iconv() on the K bytes of V gave the values at
+   OUT[0..BYTES), having consumed USED bytes (ERR: its errno, 0 for
+   none): learn from it, and push the values to P.  */
+static void
+gave (struct decoder *d, struct handle *h, struct view const *v,
+      struct pivot *p, uint8_t const *out, size_t bytes, size_t used,
+      size_t k, int err)
+{
+  if (shift_with_values (h, v->s, used, k, err, out, bytes))
+    ;
+  else if (used == k && bytes == 4)
+    learn (h, v->s, k, err, out);
+  else if (used == k && 2 <= k && bytes == 4 * k && lone_again (h, v->s, k))
+    learn_lone (h, v->s, k, err, out);
+  push_values (d, p, out, bytes, v->rel - h->prefix,
+               used + (size_t) h->prefix);
+  gave_values (h, v->s, used, bytes, out);
+  /* With nothing consumed (a held character given out at the illegal
+     byte), the next call finds the byte itself.  */
+  if (err == EILSEQ && used > 0)
+    blame_next_byte (h, v->s, used);
 }
 
 static enum decode_status
@@ -665,18 +756,7 @@ bridge_decode (struct decoder *d, uint8_t const *in, size_t *inlen,
           status = DECODE_MALFORMED;
         }
       else if (bytes > 0)
-        {
-          if (!shift_with_values (h, v.s, used, out, bytes)
-              && used == k && bytes == 4)
-            learn (h, v.s, k, err, out);
-          push_values (d, p, out, bytes, v.rel - h->prefix,
-                       used + (size_t) h->prefix);
-          gave_values (h, v.s, used, bytes, out);
-          /* With nothing consumed (a held character given out at the
-             illegal byte), the next call finds the byte itself.  */
-          if (err == EILSEQ && used > 0)
-            blame_next_byte (h, v.s, used);
-        }
+        gave (d, h, &v, p, out, bytes, used, k, err);
       else
         {
           /* A shift sequence, a held character, or the like: consume

@@ -24,7 +24,8 @@ enum
      the longest character or shift sequence of any encoding iconv(3)
      knows.  */
   BRIDGE_VIEW = 2 * MAX_ERROR_BYTES,
-  BRIDGE_MAX_VALUES = PIVOT_MIN_ROOM   /* From one input character.  */
+  BRIDGE_MAX_VALUES = PIVOT_MIN_ROOM,  /* From one input character.  */
+  LONE_SEEN = 64                /* Of struct handle's lone_seen.  */
 };
 
 /* A bridged codec.  */
@@ -85,6 +86,10 @@ struct handle
      the charset.  */
   struct memo memo;
   bool memo_on;
+  /* Decoding: bytes of no character that gave a value each (memo_lone)
+     lately, their bytes little-endian, by a hash: the second sight is
+     learned (random text has its lone ESC before ever other bytes).  */
+  uint32_t lone_seen[LONE_SEEN];
   struct shift_track shift;     /* The memo across shifts.  */
   struct shift_enc *senc;       /* Encoding: the same (iconv_shift.c).  */
   struct memo_charset *charset;

@@ -151,62 +151,6 @@ memo_host_form (void)
   return known;
 }
 
-char const *
-memo_ucs4 (void)
-{
-  static uint32_t const one = 1;
-  uint8_t low;
-  memcpy (&low, &one, 1);
-  return low == 1 && memo_host_form () ? "WCHAR_T" : "UTF-32LE";
-}
-
-char const *
-memo_ucs4_from (char const *fromcode)
-{
-  static struct
-  {
-    char s[6];
-    unsigned char len;
-  } const witness[] = {
-    { "\xf8\x88\x80\x80\x80", 5 }, { "\xf4\x90\x80\x80", 4 },
-    { "\xed\xa0\x80", 3 }, { "+3AA-", 5 }, { "+2AA-", 5 }, { "&3AA-", 5 },
-    { "\x00\xd8\x00\x00", 4 }, { "\x00\x00\xd8\x00", 4 },
-    { "\x00\xdc", 2 }, { "\xdc\x00", 2 }
-  };
-  char const *name = memo_ucs4 ();
-  iconv_t cd;
-  size_t k;
-
-  if (strcmp (name, "WCHAR_T") != 0
-      || (cd = iconv_open (name, fromcode)) == (iconv_t) -1)
-    return "UTF-32LE";
-  for (k = 0; k < sizeof witness / sizeof *witness; k++)
-    {
-      uint8_t out[4 * 8];
-      size_t used, bytes, j;
-      int err;
-      iconv (cd, NULL, NULL, NULL, NULL);
-      bytes = bridge_convert (cd, (uint8_t const *) witness[k].s,
-                              witness[k].len, out, sizeof out, &used, &err);
-      if (err == 0)
-        {
-          /* And what the flush gives.  */
-          char *op = (char *) out + bytes;
-          size_t ol = sizeof out - bytes;
-          iconv (cd, NULL, NULL, &op, &ol);
-          bytes = sizeof out - ol;
-        }
-      for (j = 0; j + 4 <= bytes; j += 4)
-        if (memo_value_at (true, out + j) == UINT32_MAX)
-          {
-            iconv_close (cd);
-            return "UTF-32LE";
-          }
-    }
-  iconv_close (cd);
-  return name;
-}
-
 bool
 memo_probe_in (struct memo_charset *s, char const *fromcode, bool host)
 {
@@ -290,27 +234,37 @@ memo_probe_charset (struct memo_charset *s, char const *fromcode)
 }
 
 bool
-memo_check (iconv_t probe, bool host, struct memo_charset const *cs,
-            uint8_t const *s, size_t len, ucs4_t c)
+memo_check_values (iconv_t probe, bool host, struct memo_charset const *cs,
+                   uint8_t const *s, size_t len, ucs4_t const *v, size_t nv)
 {
   uint8_t in[MEMO_DEPTH + MEMO_SENTINEL];
-  uint8_t out[4 * (1 + MEMO_SENTINEL) + 4 * PIVOT_MIN_ROOM];
+  uint8_t out[4 * (MEMO_DEPTH + MEMO_SENTINEL) + 4 * PIVOT_MIN_ROOM];
   size_t n = len + cs->sentinel_len, used, bytes, k;
   int err;
 
-  if (len > MEMO_DEPTH)
+  if (len > MEMO_DEPTH || nv > len)
     return false;
   memcpy (in, s, len);
   memcpy (in + len, cs->sentinel, cs->sentinel_len);
   iconv (probe, NULL, NULL, NULL, NULL);
   bytes = bridge_convert (probe, in, n, out, sizeof out, &used, &err);
-  if (err != 0 || used != n || bytes != 4 * (1 + (size_t) cs->sentinel_len)
-      || memo_value_at (host, out) != c)
+  if (err != 0 || used != n
+      || bytes != 4 * (nv + (size_t) cs->sentinel_len))
     return false;
+  for (k = 0; k < nv; k++)
+    if (memo_value_at (host, out + 4 * k) != v[k])
+      return false;
   for (k = 0; k < cs->sentinel_len; k++)
-    if (memo_value_at (host, out + 4 + 4 * k) != cs->sentinel_cp[k])
+    if (memo_value_at (host, out + 4 * (nv + k)) != cs->sentinel_cp[k])
       return false;
   return memo_flush_gives (probe) == 0;
+}
+
+bool
+memo_check (iconv_t probe, bool host, struct memo_charset const *cs,
+            uint8_t const *s, size_t len, ucs4_t c)
+{
+  return memo_check_values (probe, host, cs, s, len, &c, 1);
 }
 
 /* A new node of M, all unknown; 0 (the root's index, never a child's)
@@ -435,6 +389,23 @@ memo_learn_singles (struct memo *m, struct memo_charset const *cs)
           *e = MEMO_CHAR | c;
         }
     }
+}
+
+bool
+memo_lone (struct memo *m, uint8_t const *s, size_t len, ucs4_t c)
+{
+  bool clash;
+  uint32_t *e;
+  if (len < 2 || len > MEMO_DEPTH || c > 0x10FFFF
+      || (0xD800 <= c && c < 0xE000))
+    return true;
+  e = entry_of (m, s, len, true, &clash);
+  if (!e)
+    return !clash;
+  if (*e != 0 && *e != (MEMO_LONE | c))
+    return false;
+  *e = MEMO_LONE | c;
+  return true;
 }
 
 void

@@ -54,6 +54,7 @@ enum
 #define MEMO_CHILD UINT32_C (0x80000000)
 #define MEMO_CHAR UINT32_C (0x40000000)
 #define MEMO_SEEN UINT32_C (0x20000000)
+#define MEMO_LONE UINT32_C (0x10000000)
 #define MEMO_INDEX UINT32_C (0x00FFFFFF)
 #define MEMO_VALUE UINT32_C (0x001FFFFF)
 
@@ -181,11 +182,21 @@ memo_value_at (bool host, uint8_t const *p)
 bool memo_check (iconv_t probe, bool host, struct memo_charset const *cs,
                  uint8_t const *s, size_t len, ucs4_t c);
 
+/* As memo_check, for S[0..LEN) that decodes to the N values V[0..N).  */
+bool memo_check_values (iconv_t probe, bool host,
+                        struct memo_charset const *cs, uint8_t const *s,
+                        size_t len, ucs4_t const *v, size_t n);
+
 /* The memo: a trie of the characters' bytes.  Each node has 256
    entries, one per byte: 0 (nothing known), MEMO_CHILD and the index of
    the node of the bytes that follow (those so far are a valid
    beginning), or the value of the character the bytes so far are, with
-   MEMO_SEEN (seen once, not to be used yet) or MEMO_CHAR (to be used).  */
+   MEMO_SEEN (seen once, not to be used yet) or MEMO_CHAR (to be used);
+   or MEMO_LONE and the value of the first byte alone, for bytes that
+   are no character: the first is one alone and each after it is read
+   as the root's entry says (a lone ESC before a byte that begins no
+   escape sequence in ISO-2022-JP, which glibc reads as U+001B: memo_lone,
+   to be used at once).  */
 struct memo
 {
   uint32_t *node;               /* NODES * 256 entries; the root first.  */
@@ -258,6 +269,35 @@ void memo_learn_singles (struct memo *m, struct memo_charset const *cs);
 
 /* Let memo_decode use the character S[0..LEN), seen once before.  */
 void memo_trust (struct memo *m, uint8_t const *s, size_t len);
+
+/* Note in M that S[0..LEN) (2 to MEMO_DEPTH bytes, each shorter prefix
+   a valid beginning) decodes, checked already, to C for S[0] alone and
+   then to what the root's entry of each byte after it says, with all
+   of the bytes consumed: a MEMO_LONE entry, with the nodes of their
+   beginnings (unless M is full, or the value is no scalar value).
+   False when M knows those bytes otherwise.  */
+bool memo_lone (struct memo *m, uint8_t const *s, size_t len, ucs4_t c);
+
+/* What the MEMO_LONE entry E for the LEN bytes at S decodes to: the
+   value of S[0] alone, then the root entry of each byte after it in
+   NODE, into V; false when one of those is no character the memo uses
+   (which memo_lone found, and never changes but by a memo stopped).  */
+static inline bool
+memo_lone_values (uint32_t const *node, uint32_t e, uint8_t const *s,
+                  size_t len, ucs4_t *v)
+{
+  size_t j;
+  v[0] = e & MEMO_VALUE;
+  for (j = 1; j < len; j++)
+    {
+      uint32_t r = node[s[j]];
+      v[j] = r & MEMO_VALUE;
+      if ((r & (MEMO_CHILD | MEMO_CHAR)) != MEMO_CHAR
+          || (0xD800 <= v[j] && v[j] < 0xE000))
+        return false;
+    }
+  return true;
+}
 
 /* Follow the memo's nodes NODE from E, the root's entry of S[0], through
    S[1..N): the entry of the character S starts with, and its length in

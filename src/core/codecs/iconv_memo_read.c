@@ -38,7 +38,27 @@ memo_decode (struct memo const *m, struct decoder *d, uint8_t const *in,
       if (e & MEMO_CHILD)
         goto out;
       if (!(e & MEMO_CHAR))
-        break;
+        {
+          ucs4_t v[MEMO_DEPTH];
+          size_t j;
+          /* Bytes of no character (memo_lone): as the call of iconv()
+             that read them gave their values, the first with all of
+             the bytes, the others with none.  */
+          if (!(e & MEMO_LONE) || p->cap - len < k
+              || !memo_lone_values (node, e, in + i, k, v))
+            break;
+          for (j = 0; j < k; j++)
+            {
+              cp[len] = v[j];
+              off[len] = rel + (int64_t) i;
+              nb[len] = (uint8_t) (j == 0 ? k : 0);
+              len++;
+              newlines += v[j] == 0x0A;
+            }
+          start = i;
+          i += k;
+          continue;
+        }
       /* STEP_PUSH, with the pivot's arrays and the newlines kept in
          locals.  */
       c = e & MEMO_VALUE;
@@ -120,6 +140,23 @@ memo_decode_to (struct memo const *m, uint8_t const *in, size_t n,
         if (e & MEMO_CHILD)
           goto out;
         c = e & MEMO_VALUE;
+        if ((e & (MEMO_CHAR | MEMO_LONE)) == MEMO_LONE)
+          {
+            ucs4_t v[MEMO_DEPTH];
+            size_t j;
+            /* Bytes of no character (memo_lone): their values.  */
+            if (cap - o < 4 * k || !memo_lone_values (node, e, in + i, k, v))
+              break;
+            for (j = 0; j < k; j++)
+              {
+                o += (form == 0 ? (size_t) utf8_put (v[j], out + o)
+                      : utf16_put (v[j], out + o, form == 2));
+                nl += v[j] == 0x0A;
+              }
+            start = i;
+            i += k;
+            continue;
+          }
         if (!(e & MEMO_CHAR) || (0xD800 <= c && c < 0xE000))
           break;
         o += (form == 0 ? (size_t) utf8_put (c, out + o)

@@ -223,6 +223,51 @@ runs_utf8 (uint32_t const *nd, uint32_t e, bool shifted, uint8_t const *in,
   return i;
 }
 
+/* For shift_run at IN[0..N), whose first byte is SO's or SI's of CS
+   and whose entry in the memo of the state is E (nothing, or a node):
+   the shift there, its length in *SL, when it is one; else -1 where E
+   is nothing, 0 where E may begin bytes of no character (memo_lone),
+   which the walk finds.  */
+static inline int
+shift_or_lone (struct memo_charset const *cs, uint8_t const *in, size_t n,
+               uint32_t e, size_t *sl)
+{
+  int w = shift_here (cs, cs->so_len > 1 || cs->si_len > 1, in, n, sl);
+  return w > 0 ? w : e == 0 ? -1 : 0;
+}
+
+/* shift_run's bytes of no character at IN[I] (K of them, whose entry in
+   the nodes ND is E, a MEMO_LONE: memo_lone), their values into the
+   UTF-8 of SI from *O, or (not UTF8) into the pivot of SI from *LEN, as
+   the one call that read them all gave them: each where the first
+   began, the first with the bytes, PRE bytes of shifts before included.
+   False when they do not fit.  */
+static inline bool
+lone_put (uint32_t const *nd, uint32_t e, uint8_t const *in, size_t i,
+          size_t k, struct shift_sink *si, bool utf8, size_t *o,
+          size_t *len, int64_t pre, uint64_t *newlines)
+{
+  ucs4_t v[MEMO_DEPTH];
+  size_t j;
+  int64_t at = si->rel + (int64_t) i - pre;
+  if ((utf8 ? si->cap - *o < 4 * k : si->p->cap - *len < k)
+      || !memo_lone_values (nd, e, in + i, k, v))
+    return false;
+  for (j = 0; j < k; j++)
+    {
+      if (utf8)
+        *o += (size_t) utf8_put (v[j], si->out + *o);
+      else
+        {
+          si->p->cp[*len] = v[j];
+          si->p->off[*len] = at;
+          si->p->n[(*len)++] = (uint8_t) (j == 0 ? k + (size_t) pre : 0);
+        }
+      *newlines += v[j] == 0x0A;
+    }
+  return true;
+}
+
 /* The root of a memo that knows nothing.  */
 static uint32_t const none[256];
 
@@ -244,7 +289,6 @@ shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
                 : s->p->cap >= s->room ? s->p->cap - s->room : 0);
   uint64_t newlines = 0;
   bool shifted = t->shifted, any = false;
-  bool seqs = cs->so_len > 1 || cs->si_len > 1;
   if (utf8 && s->cap < 4)
     n = 0;
   mem[shifted] = m;
@@ -256,8 +300,8 @@ shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
   while (i < n && (utf8 ? o <= max : len <= max))
     {
       uint32_t e = nd[in[i]];
-      size_t k;
-      ucs4_t c;
+      size_t k, sl;
+      int w;
       /* Into UTF-8: runs in loops of their own.  */
       if (utf8 && (k = runs_utf8 (nd, e, shifted, in, i, n, s->out, &o, max,
                                   &newlines, &start)) != i)
@@ -267,16 +311,16 @@ shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
           i = k;
           continue;
         }
-      /* SO and SI are never known to a memo: iconv() consumes them
-         alone, without a value.  */
-      if (e == 0 && (in[i] == cs->so || in[i] == cs->si))
+      /* SO and SI are never known to a memo as characters: iconv()
+         consumes them alone, without a value.  Their first byte may
+         begin bytes of no character, the first alone (memo_lone).  */
+      if ((e == 0 || (e & MEMO_CHILD))
+          && (in[i] == cs->so || in[i] == cs->si)
+          && (w = shift_or_lone (cs, in + i, n - i, e, &sl)) != 0)
         {
-          size_t sl;
-          int w = shift_here (cs, seqs, in + i, n - i, &sl);
-          if (w <= 0)
+          if (w < 0)
             break;
-          shifted = w == 1;
-          nd = node[shifted];
+          nd = node[shifted = w == 1];
           pre += (int64_t) sl;
           i += sl;
           continue;
@@ -284,7 +328,12 @@ shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
       e = memo_walk (nd, e, in + i, n - i, &k);
       if (e & MEMO_CHILD)
         goto out;
-      if (!(e & MEMO_CHAR))
+      if ((e & (MEMO_CHAR | MEMO_LONE)) == MEMO_LONE)
+        {
+          if (!lone_put (nd, e, in, i, k, s, utf8, &o, &len, pre, &newlines))
+            break;
+        }
+      else if (!(e & MEMO_CHAR))
         {
           /* After SO, learn what follows from the probe, once here.  */
           if (!shifted || asked == i || nd == none
@@ -293,20 +342,23 @@ shift_run (struct shift_track *t, struct memo *m, iconv_t cd,
           asked = i;
           goto nodes;
         }
-      c = e & MEMO_VALUE;
-      if (utf8 && 0xD800 <= c && c < 0xE000)
-        break;                  /* Left to the state machine.  */
-      if (utf8)
-        o += (size_t) utf8_put (c, s->out + o);
       else
         {
-          /* STEP_PUSH, with the shifts before the value as the
-             bridge's prefix.  */
-          cp[len] = c;
-          off[len] = s->rel + (int64_t) i - pre;
-          nb[len++] = (uint8_t) (k + (size_t) pre);
+          ucs4_t c = e & MEMO_VALUE;
+          if (utf8 && 0xD800 <= c && c < 0xE000)
+            break;              /* Left to the state machine.  */
+          if (utf8)
+            o += (size_t) utf8_put (c, s->out + o);
+          else
+            {
+              /* STEP_PUSH, with the shifts before the value as the
+                 bridge's prefix.  */
+              cp[len] = c;
+              off[len] = s->rel + (int64_t) i - pre;
+              nb[len++] = (uint8_t) (k + (size_t) pre);
+            }
+          newlines += c == 0x0A;
         }
-      newlines += c == 0x0A;
       pre = 0;
       any = true;
       start = i;
