@@ -128,30 +128,6 @@ same_together (iconv_t cd, bool host, uint8_t const *in, ucs4_t const *cp,
 }
 
 bool
-memo_host_form (void)
-{
-  static int known = -1;
-  if (known < 0)
-    {
-      static char const text[] = "A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
-      static ucs4_t const want[] = { 0x41, 0xE9, 0x20AC, 0x1F600 };
-      iconv_t cd = iconv_open ("WCHAR_T", "UTF-8");
-      ucs4_t got[8];
-      size_t used, bytes;
-      int err;
-      known = 0;
-      if (cd == (iconv_t) -1)
-        return false;
-      bytes = bridge_convert (cd, (uint8_t const *) text, sizeof text - 1,
-                              (uint8_t *) got, sizeof got, &used, &err);
-      known = (err == 0 && used == sizeof text - 1 && bytes == sizeof want
-               && memcmp (got, want, sizeof want) == 0);
-      iconv_close (cd);
-    }
-  return known;
-}
-
-bool
 memo_probe_in (struct memo_charset *s, char const *fromcode, bool host)
 {
   iconv_t cd = iconv_open (host ? "WCHAR_T" : "UTF-32LE", fromcode);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../codec.h"
+#include "iconv_ucs4.h"
 #include "unicode/utf8.h"
 
 #ifndef ICONV_CONST
@@ -127,30 +128,6 @@ struct memo_charset
 /* Decide S for the charset FROMCODE, by converting each byte alone and
    the characters of one byte together with iconv(3).  */
 void memo_probe_charset (struct memo_charset *s, char const *fromcode);
-
-/* Whether iconv(3)'s WCHAR_T is UCS-4 in the machine's order (glibc's
-   own form, one step where UTF-32LE is two: the probes of a charset
-   open then take half the instructions).  */
-bool memo_host_form (void);
-
-/* The name to give iconv_open for UCS-4: "WCHAR_T" where memo_host_form
-   holds on a little-endian machine, whose bytes are then UTF-32LE's for
-   every Unicode scalar value; else "UTF-32LE".  glibc opens WCHAR_T as
-   its own form, without loading its UTF-32 module (0.06 ms of every
-   start here), and converts in one step where UTF-32LE takes two.  But
-   WCHAR_T lets through what UTF-32LE refuses, surrogates and values
-   above U+10FFFF: an encoder's input has neither (the pipeline stops
-   them before), and a decoder uses it only where memo_ucs4_from says.  */
-char const *memo_ucs4 (void);
-
-/* The name of UCS-4 to decode FROMCODE into: memo_ucs4 (), unless its
-   decoder gives a value outside Unicode's scalar values to WCHAR_T from
-   one of a few witnesses (UTF-8's of five bytes or above U+10FFFF, a
-   surrogate in UTF-8, UTF-7, UTF-7-IMAP, UTF-16 or UCS-4), where
-   UTF-32LE stops it as iconv(1) does: glibc's UTF-8, UTF-7 and UCS-4
-   under each of their names (tests/unit/test_iconv_reference.c checks
-   every charset).  */
-char const *memo_ucs4_from (char const *fromcode);
 
 /* memo_probe_charset with an iconv_t to UCS-4 in the machine's order
    (HOST), or to UTF-32LE: false when HOST met a value that UTF-32LE

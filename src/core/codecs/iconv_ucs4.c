@@ -1,13 +1,54 @@
 /* Which UCS-4 the iconv(3) bridge and tables give iconv_open
-   (iconv_memo.h): glibc's own, WCHAR_T, where it reads and writes what
-   UTF-32LE does for every value the bridge may meet.  */
+   (iconv_ucs4.h).  */
 
 #include <config.h>
 
-#include "iconv_memo.h"
+#include "iconv_ucs4.h"
 
+#include <iconv.h>
 #include <stdint.h>
 #include <string.h>
+
+#ifndef ICONV_CONST
+# define ICONV_CONST
+#endif
+
+/* Convert S[0..LEN) with CD, from its initial state, and flush it, into
+   OUT[0..ROOM): the bytes written, or 0 after any error.  */
+static size_t
+convert_all (iconv_t cd, char const *s, size_t len, uint32_t *out,
+             size_t room)
+{
+  ICONV_CONST char *ip = (ICONV_CONST char *) s;
+  char *op = (char *) out;
+  size_t il = len, ol = room;
+  iconv (cd, NULL, NULL, NULL, NULL);
+  if (iconv (cd, &ip, &il, &op, &ol) == (size_t) -1
+      || iconv (cd, NULL, NULL, &op, &ol) == (size_t) -1)
+    return 0;
+  return room - ol;
+}
+
+bool
+memo_host_form (void)
+{
+  static int known = -1;
+  if (known < 0)
+    {
+      static char const text[] = "A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+      static uint32_t const want[] = { 0x41, 0xE9, 0x20AC, 0x1F600 };
+      iconv_t cd = iconv_open ("WCHAR_T", "UTF-8");
+      uint32_t got[8];
+      known = 0;
+      if (cd == (iconv_t) -1)
+        return false;
+      known = (convert_all (cd, text, sizeof text - 1, got, sizeof got)
+               == sizeof want
+               && memcmp (got, want, sizeof want) == 0);
+      iconv_close (cd);
+    }
+  return known;
+}
 
 char const *
 memo_ucs4 (void)
@@ -40,22 +81,17 @@ memo_ucs4_from (char const *fromcode)
     return "UTF-32LE";
   for (k = 0; k < sizeof witness / sizeof *witness; k++)
     {
-      uint8_t out[4 * 8];
-      size_t used, bytes, j;
-      int err;
+      /* What the witness gives before an error too, as the decoder
+         would give it.  */
+      uint32_t out[8];
+      ICONV_CONST char *ip = (ICONV_CONST char *) witness[k].s;
+      char *op = (char *) out;
+      size_t il = witness[k].len, ol = sizeof out, j;
       iconv (cd, NULL, NULL, NULL, NULL);
-      bytes = bridge_convert (cd, (uint8_t const *) witness[k].s,
-                              witness[k].len, out, sizeof out, &used, &err);
-      if (err == 0)
-        {
-          /* And what the flush gives.  */
-          char *op = (char *) out + bytes;
-          size_t ol = sizeof out - bytes;
-          iconv (cd, NULL, NULL, &op, &ol);
-          bytes = sizeof out - ol;
-        }
-      for (j = 0; j + 4 <= bytes; j += 4)
-        if (memo_value_at (true, out + j) == UINT32_MAX)
+      if (iconv (cd, &ip, &il, &op, &ol) != (size_t) -1)
+        iconv (cd, NULL, NULL, &op, &ol);
+      for (j = 0; j < (sizeof out - ol) / 4; j++)
+        if ((0xD800 <= out[j] && out[j] < 0xE000) || 0x10FFFF < out[j])
           {
             iconv_close (cd);
             return "UTF-32LE";
